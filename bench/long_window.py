@@ -26,7 +26,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=4096)
     parser.add_argument("--shot", default="", help="save a screenshot of the window here (PNG)")
+    parser.add_argument("--quick", action="store_true", help="600 tokens: a smoke run, no figure to read")
     args = parser.parse_args()
+    if args.quick:
+        args.tokens = 600
 
     import torch
     import transformers
@@ -60,16 +63,16 @@ def main() -> int:
         window.grab()
         opened = time.perf_counter() - started
         source = window.session.state.source
-        print(f"{len(source.tokens):,} tokens, maps on demand: {source.on_demand is not None}; opened and first map "
-              f"painted in {opened:.2f} s")
+        print("| tokens | maps on demand | opened, first map painted | view change → painted map (median, max) |")
+        print("| --- | --- | --- | --- |")
         times = []
         for layer, head in ((0, 1), (1, 2), (1, 3), (0, 0), (1, 0)):
             started = time.perf_counter()
             window.attention.select_view(AttentionKind.ENCODER_SELF, layer, head)
             window.attention.heatmap.grab()  # (painted)
             times.append(time.perf_counter() - started)
-        print(f"view change to painted map: median {1e3 * statistics.median(times):.0f} ms, "
-              f"max {1e3 * max(times):.0f} ms over {len(times)} maps")
+        print(f"| {len(source.tokens):,} | {source.on_demand is not None} | {opened:.2f} s | "
+              f"{1e3 * statistics.median(times):.0f} ms, {1e3 * max(times):.0f} ms ({len(times)} maps) |")
         if args.shot:
             window.attention.select_view(AttentionKind.ENCODER_SELF, 1, 3)
             app.processEvents()

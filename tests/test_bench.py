@@ -35,6 +35,7 @@ TABLE = {
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
     "image_redraw.py": "| what | median | min | max | images |",
     "long_input.py": "longest event-loop gap over the run",
+    "long_window.py": "| tokens | maps on demand | opened, first map painted |",
     "long_maps.py": "| tokens | forward pass with recording | first map | further map |",
     "monkey_window.py": "| action | times |",
     "step_redraw.py": "| code | step + redraw, event loop |",

@@ -51,6 +51,7 @@ def test_a_prompt_beyond_the_cap_opens_with_its_maps_on_demand(window, errors, l
     assert 1000 <= tokens <= 1100 and source.truncated_from is None
     assert state.steps == ()  # (the answer is not stepped at this length)
     assert "not stepped at this length" in window.decoding_area.notice.text()
+    assert not state.can_step and not window.step_action.isEnabled() and not window.run_action.isEnabled()
     attention = window.attention
     eager = _eager(long_llama, source.ids)
     store = window.session._prompt_store

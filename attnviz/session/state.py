@@ -163,7 +163,10 @@ class SessionState:
 
     @property
     def can_step(self) -> bool:
-        """Step makes sense: a translation model, a sentence, and a step to decode or to re-show."""
+        """Step makes sense: a translation model, a sentence, and a step to decode or to re-show (not for a prompt
+        whose maps are computed one at a time: its answer is not stepped)."""
+        if not self.stale and self.source is not None and self.source.on_demand is not None:
+            return False
         return self.decodes and bool(self.text.strip()) and (
             self.stale or not self.finished or self.position + 1 < len(self.steps))
 

@@ -29,12 +29,12 @@
         <translation>（通常是内存不足）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="284"/>
+        <location filename="../../attnviz/commands/train.py" line="264"/>
         <source> (stopped early)</source>
         <translation>（提前停止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="253"/>
+        <location filename="../../attnviz/commands/train.py" line="233"/>
         <source> (top-k overlap {overlap:.0f} %)</source>
         <translation>（top-k 重合率 {overlap:.0f} %）</translation>
     </message>
@@ -191,12 +191,12 @@
         <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="34"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="35"/>
         <source>(choose a model)</source>
         <translation>（选择模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="262"/>
+        <location filename="../../attnviz/commands/train.py" line="242"/>
         <location filename="../../attnviz/gui/panels/train.py" line="619"/>
         <location filename="../../attnviz/gui/panels/train.py" line="595"/>
         <source>(nothing)</source>
@@ -225,7 +225,7 @@
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="250"/>
+        <location filename="../../attnviz/commands/train.py" line="230"/>
         <source>, agreement {agreement:.0f} %</source>
         <translation>，对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -240,28 +240,28 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="399"/>
+        <location filename="../../attnviz/commands/export.py" line="369"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="322"/>
-        <location filename="../../attnviz/commands/train.py" line="328"/>
+        <location filename="../../attnviz/commands/train.py" line="302"/>
+        <location filename="../../attnviz/commands/train.py" line="308"/>
         <source>--arch is nested too deeply; give a flat JSON object of settings</source>
         <translation>--arch 嵌套过深；请给出一个扁平的设置 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="326"/>
+        <location filename="../../attnviz/commands/train.py" line="306"/>
         <source>--arch is not valid JSON ({reason})</source>
         <translation>--arch 不是有效的 JSON（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="330"/>
+        <location filename="../../attnviz/commands/train.py" line="310"/>
         <source>--arch must be a JSON object, e.g. '{"num_decoder_layers": 3}'</source>
         <translation>--arch 必须是 JSON 对象，例如 '{"num_decoder_layers": 3}'</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="333"/>
+        <location filename="../../attnviz/commands/train.py" line="313"/>
         <source>--arch: {kind} has no setting {unknown}; known: {known}</source>
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
@@ -271,12 +271,12 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="359"/>
+        <location filename="../../attnviz/commands/export.py" line="329"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="106"/>
+        <location filename="../../attnviz/commands/heads.py" line="98"/>
         <source>--batch-size must be at least 1 token, got {size}</source>
         <translation>--batch-size 至少为 1 个词元，实际为 {size}</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="156"/>
+        <location filename="../../attnviz/commands/train_images.py" line="23"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="108"/>
+        <location filename="../../attnviz/commands/heads.py" line="100"/>
         <source>--documents reads --data, not a --task</source>
         <translation>--documents 读取 --data，而不是 --task</translation>
     </message>
@@ -316,27 +316,27 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="344"/>
+        <location filename="../../attnviz/commands/export.py" line="314"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="80"/>
+        <location filename="../../attnviz/commands/export.py" line="81"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="79"/>
+        <location filename="../../attnviz/commands/export.py" line="80"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="82"/>
+        <location filename="../../attnviz/commands/export.py" line="83"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="78"/>
+        <location filename="../../attnviz/commands/export.py" line="79"/>
         <source>--flipbook: which attention (default cross)</source>
         <translation>--flipbook：哪种注意力（默认 cross）</translation>
     </message>
@@ -346,22 +346,22 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="176"/>
+        <location filename="../../attnviz/commands/explain.py" line="175"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="269"/>
+        <location filename="../../attnviz/commands/export.py" line="143"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="357"/>
+        <location filename="../../attnviz/commands/export.py" line="327"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="389"/>
+        <location filename="../../attnviz/commands/export.py" line="359"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -371,8 +371,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="174"/>
-        <location filename="../../attnviz/commands/heads.py" line="104"/>
+        <location filename="../../attnviz/commands/explain.py" line="173"/>
+        <location filename="../../attnviz/commands/heads.py" line="96"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -427,12 +427,12 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="219"/>
+        <location filename="../../attnviz/commands/export.py" line="223"/>
         <source>--prompt-map computes the maps of a decoder-only Hugging Face model on demand; {checkpoint} is a {kind} model</source>
         <translation>--prompt-map 按需计算 Hugging Face 仅解码器模型的注意力图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="363"/>
+        <location filename="../../attnviz/commands/export.py" line="333"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -453,37 +453,37 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="102"/>
+        <location filename="../../attnviz/commands/heads.py" line="94"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="313"/>
+        <location filename="../../attnviz/commands/export.py" line="283"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="299"/>
+        <location filename="../../attnviz/commands/export.py" line="269"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="104"/>
+        <location filename="../../attnviz/commands/export.py" line="105"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="102"/>
+        <location filename="../../attnviz/commands/export.py" line="103"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="178"/>
+        <location filename="../../attnviz/commands/export.py" line="182"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="351"/>
+        <location filename="../../attnviz/commands/export.py" line="321"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -509,17 +509,17 @@
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="220"/>
+        <location filename="../../attnviz/commands/train.py" line="200"/>
         <source>--task trains {kinds}; {kind} trains on its own data (leave out --task)</source>
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="180"/>
+        <location filename="../../attnviz/commands/train.py" line="160"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="224"/>
+        <location filename="../../attnviz/commands/train.py" line="204"/>
         <source>--task {task} trains {kinds}; {kind} learns {tasks}</source>
         <translation>--task {task} 训练的是 {kinds}；{kind} 学习的是 {tasks}</translation>
     </message>
@@ -544,8 +544,8 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="145"/>
-        <location filename="../../attnviz/commands/export.py" line="222"/>
+        <location filename="../../attnviz/commands/export.py" line="149"/>
+        <location filename="../../attnviz/commands/export.py" line="226"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -555,17 +555,17 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="347"/>
+        <location filename="../../attnviz/commands/export.py" line="317"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="447"/>
+        <location filename="../../attnviz/commands/export.py" line="417"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="276"/>
+        <location filename="../../attnviz/commands/export_images.py" line="27"/>
         <source>--{option} does not go with an image model</source>
         <translation>--{option} 不能用于图像模型</translation>
     </message>
@@ -580,12 +580,12 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="61"/>
+        <location filename="../../attnviz/commands/export.py" line="62"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="255"/>
+        <location filename="../../attnviz/commands/heads.py" line="248"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -610,7 +610,7 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="102"/>
+        <location filename="../../attnviz/figures/image.py" line="200"/>
         <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
@@ -657,7 +657,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="52"/>
+        <location filename="../../attnviz/commands/export.py" line="53"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -667,7 +667,7 @@
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="85"/>
+        <location filename="../../attnviz/commands/export.py" line="86"/>
         <source>a decoder-only Hugging Face folder: write one map of the prompt's self-attention (--layer, --head; default 1, 1), computed on demand from the queries and keys of one forward pass, the others never made; the prompt may be as long as the model's positions (up to {most:,} tokens)</source>
         <translation>Hugging Face 仅解码器模型文件夹：写出提示自注意力的一张图（--layer、--head；默认 1、1），由一次前向传播的查询和键按需算出，其余的图从不生成；提示可长达模型的位置数（最多 {most:,} 个词元）</translation>
     </message>
@@ -754,7 +754,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="57"/>
+        <location filename="../../attnviz/commands/export.py" line="58"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -780,7 +780,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="125"/>
+        <location filename="../../attnviz/commands/export.py" line="126"/>
         <source>a training flip-book is a picture: export it on a machine where Qt starts</source>
         <translation>训练翻页动画是图片：请在能启动 Qt 的机器上导出</translation>
     </message>
@@ -831,7 +831,7 @@
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="252"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="261"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -856,7 +856,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="221"/>
+        <location filename="../../attnviz/commands/heads.py" line="214"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -883,7 +883,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="405"/>
+        <location filename="../../attnviz/commands/export.py" line="375"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -909,7 +909,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="43"/>
+        <location filename="../../attnviz/commands/explain.py" line="44"/>
         <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
         <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
@@ -944,7 +944,7 @@
         <translation>以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="20"/>
+        <location filename="../../attnviz/session/images.py" line="28"/>
         <source>Ankle boot</source>
         <translation>短靴</translation>
     </message>
@@ -994,7 +994,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="24"/>
+        <location filename="../../attnviz/figures/image.py" line="26"/>
         <location filename="../../attnviz/gallery.py" line="509"/>
         <source>attention</source>
         <translation>注意力</translation>
@@ -1040,17 +1040,17 @@
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="142"/>
         <source>Attention of two models on the source sentence, and their difference</source>
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="131"/>
+        <location filename="../../attnviz/figures/image.py" line="133"/>
         <source>Attention of {query} over {image}, every layer and head</source>
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="368"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="59"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1142,12 +1142,12 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/file_opening.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="212"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="213"/>
         <source>attnviz checkpoints (*.safetensors);;All files (*)</source>
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="226"/>
+        <location filename="../../attnviz/commands/explain.py" line="225"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1157,8 +1157,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="209"/>
-        <location filename="../../attnviz/commands/heads.py" line="300"/>
+        <location filename="../../attnviz/commands/heads.py" line="202"/>
+        <location filename="../../attnviz/commands/heads.py" line="293"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1236,7 +1236,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="465"/>
+        <location filename="../../attnviz/commands/export.py" line="435"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1256,8 +1256,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="426"/>
-        <location filename="../../attnviz/commands/export.py" line="483"/>
+        <location filename="../../attnviz/commands/export.py" line="396"/>
+        <location filename="../../attnviz/commands/export.py" line="453"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1271,7 +1271,7 @@ Install them with:  sudo apt-get install {packages}
 （其他发行版：安装提供这些库的软件包；或在 Wayland 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="243"/>
+        <location filename="../../attnviz/commands/train.py" line="223"/>
         <source>attnviz: stopping after this step and saving what it learned (Ctrl-C again quits without saving)</source>
         <translation>attnviz：将在这一步之后停止并保存已学到的内容（再按 Ctrl-C 则不保存直接退出）</translation>
     </message>
@@ -1313,7 +1313,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="60"/>
+        <location filename="../../attnviz/commands/explain.py" line="61"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1359,7 +1359,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>回到原来的窗口布局（Esc）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="20"/>
+        <location filename="../../attnviz/session/images.py" line="28"/>
         <source>Bag</source>
         <translation>包</translation>
     </message>
@@ -1435,7 +1435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="66"/>
+        <location filename="../../attnviz/commands/export.py" line="67"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
@@ -1613,7 +1613,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请在左侧选择一张图。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="92"/>
+        <location filename="../../attnviz/session/analysis.py" line="90"/>
         <source>Choose a file of documents, one a line.</source>
         <translation>请选择一个文档文件，每行一篇。</translation>
     </message>
@@ -1639,8 +1639,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="95"/>
-        <location filename="../../attnviz/figures/compare.py" line="93"/>
+        <location filename="../../attnviz/figures/image.py" line="193"/>
+        <location filename="../../attnviz/figures/image.py" line="191"/>
         <source>Choose a second image model</source>
         <translation>选择第二个图像模型</translation>
     </message>
@@ -1681,7 +1681,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="27"/>
         <source>Coat</source>
         <translation>外套</translation>
     </message>
@@ -1706,7 +1706,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="60"/>
+        <location filename="../../attnviz/commands/export.py" line="61"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1726,19 +1726,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="176"/>
+        <location filename="../../attnviz/session/panels.py" line="149"/>
         <source>Compare puts two translation models side by side: the model on show is a {kind} model; open a translation model first</source>
         <translation>“比较”把两个翻译模型并排显示：当前显示的是 {kind} 模型；请先打开一个翻译模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="62"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="63"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="212"/>
         <source>Compare with</source>
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="242"/>
-        <location filename="../../attnviz/session/panels.py" line="285"/>
+        <location filename="../../attnviz/session/images.py" line="275"/>
+        <location filename="../../attnviz/session/panels.py" line="206"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
@@ -1769,8 +1769,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
-        <location filename="../../attnviz/session/panels.py" line="120"/>
-        <location filename="../../attnviz/session/panels.py" line="148"/>
+        <location filename="../../attnviz/session/images.py" line="228"/>
+        <location filename="../../attnviz/session/panels.py" line="122"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
     </message>
@@ -1785,12 +1785,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="19"/>
+        <location filename="../../attnviz/figures/heads.py" line="18"/>
         <source>confidence without the end of the source (Voita et al.)</source>
         <translation>不含源句末尾的置信度（Voita 等）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="18"/>
+        <location filename="../../attnviz/figures/heads.py" line="17"/>
         <source>confidence: mean largest weight</source>
         <translation>置信度：平均最大权重</translation>
     </message>
@@ -1934,12 +1934,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="28"/>
+        <location filename="../../attnviz/figures/heads.py" line="27"/>
         <source>cross-attention: share on the diagonal</source>
         <translation>交叉注意力：对角线上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="29"/>
+        <location filename="../../attnviz/figures/heads.py" line="28"/>
         <source>cross-attention: share on the monotone argmax path</source>
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
@@ -2048,7 +2048,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="243"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="252"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -2063,7 +2063,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="308"/>
+        <location filename="../../attnviz/session/panels.py" line="243"/>
         <source>Decoding the batch…</source>
         <translation>正在批量解码…</translation>
     </message>
@@ -2085,7 +2085,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="111"/>
+        <location filename="../../attnviz/figures/compare.py" line="77"/>
         <source>difference</source>
         <translation>差异</translation>
     </message>
@@ -2159,14 +2159,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="333"/>
+        <location filename="../../attnviz/session/panels.py" line="268"/>
         <source>Drawing the book figure…</source>
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="256"/>
+        <location filename="../../attnviz/commands/explain.py" line="255"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
-        <location filename="../../attnviz/commands/heads.py" line="243"/>
+        <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2186,7 +2186,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="27"/>
         <source>Dress</source>
         <translation>连衣裙</translation>
     </message>
@@ -2196,7 +2196,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="149"/>
+        <location filename="../../attnviz/figures/image.py" line="240"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>each head</source>
         <translation>每个头</translation>
@@ -2244,7 +2244,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2275,7 +2275,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="46"/>
+        <location filename="../../attnviz/commands/explain.py" line="47"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2444,12 +2444,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="40"/>
+        <location filename="../../attnviz/commands/explain.py" line="41"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="49"/>
+        <location filename="../../attnviz/commands/explain.py" line="50"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
@@ -2459,12 +2459,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="264"/>
+        <location filename="../../attnviz/commands/explain.py" line="263"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="234"/>
+        <location filename="../../attnviz/commands/explain.py" line="233"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2476,12 +2476,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
-        <location filename="../../attnviz/session/analysis.py" line="315"/>
+        <location filename="../../attnviz/session/images.py" line="201"/>
         <source>Explaining the image's class…</source>
         <translation>正在解释图像的类别…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="286"/>
+        <location filename="../../attnviz/session/analysis.py" line="263"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2544,7 +2544,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="57"/>
         <source>Export the three maps as one figure</source>
         <translation>将三幅热图导出为一张图</translation>
     </message>
@@ -2585,7 +2585,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="82"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="56"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -2600,7 +2600,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="57"/>
+        <location filename="../../attnviz/commands/explain.py" line="58"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2647,8 +2647,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="48"/>
-        <location filename="../../attnviz/commands/export.py" line="59"/>
+        <location filename="../../attnviz/commands/explain.py" line="49"/>
+        <location filename="../../attnviz/commands/export.py" line="60"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
@@ -2700,12 +2700,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="110"/>
+        <location filename="../../attnviz/commands/heads.py" line="102"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="295"/>
+        <location filename="../../attnviz/session/panels.py" line="230"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
     </message>
@@ -2730,12 +2730,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="250"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="255"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2753,7 +2753,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="84"/>
+        <location filename="../../attnviz/figures/heads.py" line="83"/>
         <source>head (layer.head; colour: the kind of attention)</source>
         <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
@@ -2766,7 +2766,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
-        <location filename="../../attnviz/figures/image.py" line="94"/>
+        <location filename="../../attnviz/figures/image.py" line="96"/>
         <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
@@ -2789,7 +2789,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="93"/>
+        <location filename="../../attnviz/figures/image.py" line="95"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
     </message>
@@ -2809,7 +2809,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪去的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="58"/>
+        <location filename="../../attnviz/figures/heads.py" line="57"/>
         <source>heads switched off (of {count}; least important first: by the normalised importance)</source>
         <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
@@ -2871,22 +2871,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="279"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="288"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="260"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="294"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="304"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -2921,8 +2921,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="26"/>
-        <location filename="../../attnviz/figures/heads.py" line="85"/>
+        <location filename="../../attnviz/figures/heads.py" line="25"/>
+        <location filename="../../attnviz/figures/heads.py" line="84"/>
         <source>importance E|∂L/∂ξ|</source>
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
@@ -2972,7 +2972,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="52"/>
+        <location filename="../../attnviz/commands/explain.py" line="53"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3069,17 +3069,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="89"/>
+        <location filename="../../attnviz/commands/export.py" line="90"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="90"/>
+        <location filename="../../attnviz/commands/export.py" line="91"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="91"/>
+        <location filename="../../attnviz/commands/export.py" line="92"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -3178,7 +3178,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
-        <location filename="../../attnviz/figures/heads.py" line="154"/>
+        <location filename="../../attnviz/figures/heads.py" line="42"/>
         <source>layer</source>
         <translation>层</translation>
     </message>
@@ -3190,12 +3190,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="636"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/figures/heads.py" line="138"/>
+        <location filename="../../attnviz/figures/image.py" line="229"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="405"/>
+        <location filename="../../attnviz/commands/export.py" line="375"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3207,14 +3207,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="209"/>
-        <location filename="../../attnviz/figures/image.py" line="125"/>
+        <location filename="../../attnviz/figures/heads.py" line="168"/>
+        <location filename="../../attnviz/figures/image.py" line="127"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="409"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="208"/>
+        <location filename="../../attnviz/figures/heads.py" line="167"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="407"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
@@ -3305,7 +3305,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率调度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="54"/>
+        <location filename="../../attnviz/figures/heads.py" line="53"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
@@ -3321,7 +3321,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="70"/>
+        <location filename="../../attnviz/commands/export.py" line="71"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -3371,17 +3371,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="88"/>
+        <location filename="../../attnviz/session/analysis.py" line="86"/>
         <source>Load a Hugging Face language model (decoder-only or encoder-only) to map its heads over documents.</source>
         <translation>请加载一个 Hugging Face 语言模型（仅解码器或仅编码器），以便在文档上绘制其各头的图谱。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="292"/>
+        <location filename="../../attnviz/session/panels.py" line="227"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="61"/>
+        <location filename="../../attnviz/session/analysis.py" line="59"/>
         <source>Load a translation model to map its heads over a corpus.</source>
         <translation>请先加载一个翻译模型，才能在语料上绘制它的头图谱。</translation>
     </message>
@@ -3401,15 +3401,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="208"/>
+        <location filename="../../attnviz/commands/explain.py" line="207"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
-        <location filename="../../attnviz/commands/heads.py" line="182"/>
+        <location filename="../../attnviz/commands/heads.py" line="175"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="195"/>
-        <location filename="../../attnviz/session/panels.py" line="217"/>
+        <location filename="../../attnviz/session/images.py" line="251"/>
+        <location filename="../../attnviz/session/panels.py" line="168"/>
         <location filename="../../attnviz/session/session.py" line="107"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
@@ -3433,7 +3433,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="254"/>
+        <location filename="../../attnviz/commands/train.py" line="234"/>
         <source>loss {loss:.3f}, </source>
         <translation>损失 {loss:.3f}，</translation>
     </message>
@@ -3453,7 +3453,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>绘制头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="136"/>
+        <location filename="../../attnviz/session/analysis.py" line="111"/>
         <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
@@ -3469,13 +3469,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="107"/>
+        <location filename="../../attnviz/session/analysis.py" line="105"/>
         <source>Mapping the heads over documents…</source>
         <translation>正在文档上绘制各头的图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="80"/>
-        <location filename="../../attnviz/session/analysis.py" line="130"/>
+        <location filename="../../attnviz/session/analysis.py" line="78"/>
+        <location filename="../../attnviz/session/images.py" line="174"/>
         <source>Mapping the heads…</source>
         <translation>正在绘制头图谱…</translation>
     </message>
@@ -3531,8 +3531,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="120"/>
-        <location filename="../../attnviz/figures/heads.py" line="154"/>
+        <location filename="../../attnviz/figures/image.py" line="211"/>
+        <location filename="../../attnviz/figures/image.py" line="245"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
@@ -3552,7 +3552,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层平均注意力距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="383"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="74"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
@@ -3567,8 +3567,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="17"/>
-        <location filename="../../attnviz/figures/heads.py" line="121"/>
+        <location filename="../../attnviz/figures/heads.py" line="16"/>
+        <location filename="../../attnviz/figures/image.py" line="212"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
@@ -3603,7 +3603,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="150"/>
+        <location filename="../../attnviz/figures/image.py" line="241"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
@@ -3684,7 +3684,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="25"/>
+        <location filename="../../attnviz/figures/heads.py" line="24"/>
         <source>mean |query − key| distance (positions)</source>
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
@@ -3727,7 +3727,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="115"/>
+        <location filename="../../attnviz/figures/heads.py" line="114"/>
         <source>model output</source>
         <translation>模型输出</translation>
     </message>
@@ -3753,7 +3753,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="302"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="312"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3819,7 +3819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="83"/>
+        <location filename="../../attnviz/figures/image.py" line="181"/>
         <source>no classifier head</source>
         <translation>没有分类头</translation>
     </message>
@@ -3870,7 +3870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="236"/>
+        <location filename="../../attnviz/commands/heads.py" line="229"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -3932,7 +3932,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="85"/>
+        <location filename="../../attnviz/figures/heads.py" line="84"/>
         <source>normalised importance</source>
         <translation>归一化重要性</translation>
     </message>
@@ -4188,7 +4188,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="93"/>
+        <location filename="../../attnviz/figures/image.py" line="191"/>
         <source>Open an image</source>
         <translation>打开一张图像</translation>
     </message>
@@ -4249,12 +4249,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>选项</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="35"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="36"/>
         <source>Other checkpoint…</source>
         <translation>其他检查点…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="36"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="37"/>
         <source>Other Hugging Face model…</source>
         <translation>其他 Hugging Face 模型…</translation>
     </message>
@@ -4406,7 +4406,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="102"/>
+        <location filename="../../attnviz/figures/image.py" line="104"/>
         <source>patch columns</source>
         <translation>图块列</translation>
     </message>
@@ -4416,7 +4416,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="102"/>
+        <location filename="../../attnviz/figures/image.py" line="104"/>
         <source>patch rows</source>
         <translation>图块行</translation>
     </message>
@@ -4488,7 +4488,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="63"/>
+        <location filename="../../attnviz/commands/export.py" line="64"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -4508,7 +4508,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="59"/>
+        <location filename="../../attnviz/commands/explain.py" line="60"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4532,7 +4532,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="165"/>
+        <location filename="../../attnviz/figures/image.py" line="167"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
@@ -4593,7 +4593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="68"/>
+        <location filename="../../attnviz/commands/export.py" line="69"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -4650,7 +4650,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="256"/>
+        <location filename="../../attnviz/commands/train.py" line="236"/>
         <source>probe image {seed} ({answer})</source>
         <translation>探针图像 {seed}（{answer}）</translation>
     </message>
@@ -4706,17 +4706,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="216"/>
+        <location filename="../../attnviz/commands/heads.py" line="209"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="151"/>
+        <location filename="../../attnviz/session/analysis.py" line="126"/>
         <source>Pruning heads…</source>
         <translation>正在剪枝…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="26"/>
         <source>Pullover</source>
         <translation>套头衫</translation>
     </message>
@@ -4758,7 +4758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（提示词位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="176"/>
+        <location filename="../../attnviz/figures/heads.py" line="135"/>
         <source>queries at positions {positions}</source>
         <translation>位置在 {positions} 的查询</translation>
     </message>
@@ -4820,7 +4820,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="211"/>
+        <location filename="../../attnviz/figures/heads.py" line="170"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
@@ -4851,7 +4851,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="55"/>
+        <location filename="../../attnviz/figures/heads.py" line="54"/>
         <source>random order (mean of {seeds})</source>
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
@@ -4891,12 +4891,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="288"/>
+        <location filename="../../attnviz/commands/heads.py" line="281"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="159"/>
         <source>Reading the image with the second model…</source>
         <translation>正在用第二个模型读取图像…</translation>
     </message>
@@ -4906,8 +4906,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="205"/>
-        <location filename="../../attnviz/commands/heads.py" line="165"/>
+        <location filename="../../attnviz/commands/explain.py" line="204"/>
+        <location filename="../../attnviz/commands/heads.py" line="158"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4917,7 +4917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="72"/>
+        <location filename="../../attnviz/session/images.py" line="82"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
     </message>
@@ -4932,7 +4932,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>循环神经网络：n·d²</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="115"/>
+        <location filename="../../attnviz/figures/heads.py" line="114"/>
         <source>references</source>
         <translation>参考译文</translation>
     </message>
@@ -4967,8 +4967,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="62"/>
-        <location filename="../../attnviz/commands/export.py" line="67"/>
+        <location filename="../../attnviz/commands/explain.py" line="63"/>
+        <location filename="../../attnviz/commands/export.py" line="68"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
@@ -5041,12 +5041,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="24"/>
+        <location filename="../../attnviz/figures/image.py" line="26"/>
         <source>rollout (+ 0.5·I for the residual)</source>
         <translation>注意力展开（加 0.5·I 代表残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="25"/>
+        <location filename="../../attnviz/figures/image.py" line="27"/>
         <source>rollout (no residual)</source>
         <translation>注意力展开（不加残差）</translation>
     </message>
@@ -5116,7 +5116,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="27"/>
         <source>Sandal</source>
         <translation>凉鞋</translation>
     </message>
@@ -5166,35 +5166,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="274"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="283"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="290"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="245"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="268"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="296"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="297"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="307"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="237"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="263"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="246"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5308,7 +5308,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="233"/>
+        <location filename="../../attnviz/commands/explain.py" line="232"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5369,12 +5369,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="122"/>
+        <location filename="../../attnviz/figures/image.py" line="213"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="20"/>
+        <location filename="../../attnviz/figures/heads.py" line="19"/>
         <source>share of rows whose argmax is a least frequent source token</source>
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
@@ -5384,43 +5384,43 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="158"/>
+        <location filename="../../attnviz/figures/heads.py" line="117"/>
         <source>share of the weight on the first position, by the query's position</source>
         <translation>第一个位置上的权重份额，按查询位置分组</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="159"/>
+        <location filename="../../attnviz/figures/heads.py" line="118"/>
         <source>share of ‖α f(x)‖ on the first position, by the query's position (Kobayashi et al.)</source>
         <translation>第一个位置上 ‖α f(x)‖ 的份额，按查询位置分组（Kobayashi 等）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="24"/>
+        <location filename="../../attnviz/figures/heads.py" line="23"/>
         <source>share on sinks (first token, end, punctuation)</source>
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="211"/>
+        <location filename="../../attnviz/figures/heads.py" line="170"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="23"/>
+        <location filename="../../attnviz/figures/heads.py" line="22"/>
         <source>share on the next position</source>
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="123"/>
+        <location filename="../../attnviz/figures/image.py" line="214"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="21"/>
+        <location filename="../../attnviz/figures/heads.py" line="20"/>
         <source>share on the previous position</source>
         <translation>前一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="22"/>
+        <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>share on the same position</source>
         <translation>同一位置上的权重占比</translation>
     </message>
@@ -5435,7 +5435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>内置模型(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="19"/>
+        <location filename="../../attnviz/session/images.py" line="27"/>
         <source>Shirt</source>
         <translation>衬衫</translation>
     </message>
@@ -5525,7 +5525,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练历史的第 {number} 个快照</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="20"/>
+        <location filename="../../attnviz/session/images.py" line="28"/>
         <source>Sneaker</source>
         <translation>运动鞋</translation>
     </message>
@@ -5632,7 +5632,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="151"/>
+        <location filename="../../attnviz/figures/image.py" line="242"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
@@ -5654,12 +5654,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="212"/>
+        <location filename="../../attnviz/commands/heads.py" line="205"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="302"/>
+        <location filename="../../attnviz/commands/heads.py" line="295"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -5749,7 +5749,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="260"/>
+        <location filename="../../attnviz/commands/train.py" line="240"/>
         <source>step {step:,} ({seconds:.0f} s): {loss}{score} {value:.1f} %{agreement}; {probe} -&gt; {said}</source>
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}{score} {value:.1f} %{agreement}；{probe} -&gt; {said}</translation>
     </message>
@@ -5800,7 +5800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 attnviz 的 {count} 个词元上限处停止：该模型的文件夹没有设定自己的长度上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="281"/>
+        <location filename="../../attnviz/commands/train.py" line="261"/>
         <source>stopped at step {step:,}: held-out {score} at least {level:g} % at {count} evaluations in a row (--learned 0 trains every epoch)</source>
         <translation>在第 {step:,} 步停止：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%（--learned 0 会训练完所有轮）</translation>
     </message>
@@ -5855,17 +5855,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="238"/>
+        <location filename="../../attnviz/session/analysis.py" line="213"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="238"/>
+        <location filename="../../attnviz/session/analysis.py" line="213"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="26"/>
         <source>T-shirt/top</source>
         <translation>T恤/上衣</translation>
     </message>
@@ -5948,7 +5948,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>反对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="349"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="40"/>
         <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
         <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
     </message>
@@ -6008,7 +6008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="75"/>
+        <location filename="../../attnviz/commands/export.py" line="76"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -6150,12 +6150,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="146"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="147"/>
         <source>The image model to compare with the loaded one, on the same image</source>
         <translation>在同一张图像上与已加载模型比较的图像模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="55"/>
+        <location filename="../../attnviz/commands/export.py" line="56"/>
         <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
@@ -6297,13 +6297,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="55"/>
+        <location filename="../../attnviz/session/images.py" line="65"/>
         <source>The model on show</source>
         <translation>当前模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/compare.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="148"/>
         <source>The model to compare with the loaded one, on the same sentence</source>
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
@@ -6370,7 +6370,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="155"/>
+        <location filename="../../attnviz/figures/image.py" line="157"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -6410,7 +6410,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="139"/>
+        <location filename="../../attnviz/session/analysis.py" line="114"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
@@ -6420,7 +6420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="236"/>
+        <location filename="../../attnviz/commands/export.py" line="240"/>
         <location filename="../../attnviz/core/decoding/long_prompt.py" line="52"/>
         <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
@@ -6481,7 +6481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="54"/>
+        <location filename="../../attnviz/commands/export.py" line="55"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -6703,12 +6703,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{task} 任务共有 {count:,} 个不同的留出输入（全部输入共 {total:,} 个）：请给出不大于 {count} 的 --limit</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="64"/>
+        <location filename="../../attnviz/session/analysis.py" line="62"/>
         <source>There are no sentences yet: decode a few, or choose a file of sentences.</source>
         <translation>还没有句子：先解码几个句子，或选择一个句子文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="324"/>
+        <location filename="../../attnviz/session/panels.py" line="259"/>
         <source>there is no book figure {key!r}</source>
         <translation>没有书中图表 {key!r}</translation>
     </message>
@@ -6794,7 +6794,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="47"/>
+        <location filename="../../attnviz/figures/image.py" line="49"/>
         <source>this input is not an image</source>
         <translation>此输入不是图像</translation>
     </message>
@@ -6900,7 +6900,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="82"/>
+        <location filename="../../attnviz/figures/image.py" line="180"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
@@ -6971,7 +6971,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练数据与真实函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="186"/>
+        <location filename="../../attnviz/commands/train.py" line="166"/>
         <location filename="../../attnviz/commands/train.py" line="115"/>
         <source>training data not found: {path}</source>
         <translation>找不到训练数据：{path}</translation>
@@ -7085,7 +7085,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="235"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="244"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -7136,7 +7136,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>三角形</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="18"/>
+        <location filename="../../attnviz/session/images.py" line="26"/>
         <source>Trouser</source>
         <translation>裤子</translation>
     </message>
@@ -7228,7 +7228,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="323"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -7259,7 +7259,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="55"/>
+        <location filename="../../attnviz/commands/explain.py" line="56"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7313,7 +7313,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="294"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7348,7 +7348,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="205"/>
+        <location filename="../../attnviz/figures/heads.py" line="164"/>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
         <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
         <source>weight</source>
@@ -7456,17 +7456,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="123"/>
+        <location filename="../../attnviz/commands/export.py" line="124"/>
         <source>write each step's numbers with --format csv --step all instead of --flipbook, which needs no display</source>
         <translation>改用 --format csv --step all（不加 --flipbook）写出每一步的数值，这无需显示器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="50"/>
+        <location filename="../../attnviz/commands/export.py" line="51"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="73"/>
+        <location filename="../../attnviz/commands/export.py" line="74"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -7501,24 +7501,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="191"/>
-        <location filename="../../attnviz/commands/export.py" line="255"/>
-        <location filename="../../attnviz/commands/export.py" line="289"/>
+        <location filename="../../attnviz/commands/export.py" line="195"/>
+        <location filename="../../attnviz/commands/export.py" line="259"/>
+        <location filename="../../attnviz/commands/export.py" line="337"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="385"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="76"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="330"/>
+        <location filename="../../attnviz/commands/heads.py" line="323"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="259"/>
+        <location filename="../../attnviz/commands/heads.py" line="252"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -7538,7 +7538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：学到的 w={w:.3f}，损失 {before:.2f} -&gt; {after:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="200"/>
+        <location filename="../../attnviz/commands/train.py" line="180"/>
         <source>wrote {out}: masked-word accuracy {accuracy:.1%}; one content word top-1 {top1:.1%}, top-5 {top5:.1%} on the held-out sentences</source>
         <translation>已写入 {out}：掩蔽词准确率 {accuracy:.1%}；留出句子中遮住一个实词时，前 1 命中 {top1:.1%}，前 5 命中 {top5:.1%}</translation>
     </message>
@@ -7548,7 +7548,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="165"/>
+        <location filename="../../attnviz/commands/train_images.py" line="32"/>
         <source>wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min</source>
         <translation>已写入 {out}：验证准确率 {accuracy:.2f} %，用时 {minutes} 分钟</translation>
     </message>
@@ -7558,12 +7558,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：训练 {minutes} 分钟，验证集 BLEU {bleu:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="291"/>
+        <location filename="../../attnviz/commands/train.py" line="271"/>
         <source>wrote {out}{stopped}: exact match {score:.1f} %, alignment agreement {agreement:.0f} % after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{steps:,} 步（{minutes} 分钟）后完全匹配率 {score:.1f}%，对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="286"/>
+        <location filename="../../attnviz/commands/train.py" line="266"/>
         <source>wrote {out}{stopped}: {score} {value:.1f} %, [CLS] attention on the right patches {agreement:.0f} % (top-k overlap {overlap:.0f} %) after {steps:,} steps ({minutes} min)</source>
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
@@ -7628,27 +7628,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="450"/>
+        <location filename="../../attnviz/commands/export.py" line="420"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="272"/>
+        <location filename="../../attnviz/commands/export_images.py" line="23"/>
         <source>{checkpoint} is an image model: give the image to read with --image</source>
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="211"/>
+        <location filename="../../attnviz/commands/explain.py" line="210"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="283"/>
+        <location filename="../../attnviz/commands/heads.py" line="276"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="187"/>
+        <location filename="../../attnviz/commands/heads.py" line="180"/>
         <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -7664,13 +7664,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="214"/>
+        <location filename="../../attnviz/commands/explain.py" line="213"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="46"/>
-        <location filename="../../attnviz/commands/explain.py" line="81"/>
+        <location filename="../../attnviz/commands/explain.py" line="82"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7685,7 +7685,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="313"/>
+        <location filename="../../attnviz/commands/heads.py" line="306"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -7695,7 +7695,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="233"/>
+        <location filename="../../attnviz/commands/heads.py" line="226"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -7745,7 +7745,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain_images.py" line="84"/>
-        <location filename="../../attnviz/commands/heads.py" line="365"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="56"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -7765,9 +7765,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="261"/>
+        <location filename="../../attnviz/commands/explain.py" line="260"/>
         <location filename="../../attnviz/commands/explain_images.py" line="112"/>
-        <location filename="../../attnviz/commands/export.py" line="419"/>
+        <location filename="../../attnviz/commands/export.py" line="389"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7830,12 +7830,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="102"/>
+        <location filename="../../attnviz/session/images.py" line="112"/>
         <source>{image} is no longer there: showing a sample image instead</source>
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="96"/>
+        <location filename="../../attnviz/figures/image.py" line="98"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
@@ -7870,7 +7870,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="360"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="370"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7892,7 +7892,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}（最后一层，各头平均）：“{hypothesis}”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="269"/>
+        <location filename="../../attnviz/commands/train.py" line="249"/>
         <source>{kind} on {task}: {parameters:,} parameters, {epochs} epochs of {steps} steps; Ctrl-C stops and saves</source>
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
@@ -7963,22 +7963,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{minutes:.1f} 分钟</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="110"/>
+        <location filename="../../attnviz/figures/compare.py" line="76"/>
         <source>{model} (source view, renormalised)</source>
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="210"/>
+        <location filename="../../attnviz/figures/heads.py" line="169"/>
         <source>{model} ({kind}), {which}: share on the first position</source>
         <translation>{model}（{kind}），{which}：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="179"/>
+        <location filename="../../attnviz/figures/heads.py" line="138"/>
         <source>{model} ({kind}): {statistic}</source>
         <translation>{model}（{kind}）：{statistic}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/compare.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/compare.py" line="172"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
     </message>
@@ -7988,7 +7988,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} 沿用了最终译文：此搜索步显示的候选序列不是最终译文的开头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="54"/>
+        <location filename="../../attnviz/session/images.py" line="64"/>
         <source>{model} reads sentences, not images: open an image model first (File ▸ Open, e.g. models/vit.safetensors)</source>
         <translation>{model} 读取的是句子，不是图像：请先打开一个图像模型（文件 ▸ 打开，例如 models/vit.safetensors）</translation>
     </message>
@@ -8003,7 +8003,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="168"/>
+        <location filename="../../attnviz/commands/export.py" line="172"/>
         <location filename="../../attnviz/session/state.py" line="69"/>
         <location filename="../../attnviz/session/state.py" line="94"/>
         <source>{model}, heads off {heads}</source>
@@ -8015,7 +8015,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="57"/>
+        <location filename="../../attnviz/figures/heads.py" line="56"/>
         <source>{model}: BLEU with heads pruned ({count:,} sentences)</source>
         <translation>{model}：剪去头后的 BLEU（{count:,} 个句子）</translation>
     </message>
@@ -8030,17 +8030,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="153"/>
+        <location filename="../../attnviz/figures/image.py" line="244"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="80"/>
+        <location filename="../../attnviz/figures/heads.py" line="79"/>
         <source>{model}: normalised importance of each head (each layer's ℓ2 norm 1; the pruning order)</source>
         <translation>{model}：每个头的归一化重要性（每层 ℓ2 范数为 1；剪枝顺序依据）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="82"/>
+        <location filename="../../attnviz/figures/heads.py" line="81"/>
         <source>{model}: raw importance of each head (target: {target}; the pruning order uses the normalised one)</source>
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
@@ -8060,17 +8060,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="84"/>
+        <location filename="../../attnviz/figures/image.py" line="182"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="139"/>
+        <location filename="../../attnviz/figures/image.py" line="230"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="46"/>
+        <location filename="../../attnviz/figures/heads.py" line="45"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="390"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
@@ -8116,12 +8116,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="180"/>
+        <location filename="../../attnviz/session/panels.py" line="153"/>
         <source>{name} is a {kind} model and the model on show a {shown} model: Compare puts two models that translate, or two that fill masks, side by side</source>
         <translation>{name} 是 {kind} 模型，而当前显示的是 {shown} 模型：“比较”只把两个翻译模型，或两个填充掩蔽词元的模型并排放在一起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="206"/>
+        <location filename="../../attnviz/session/images.py" line="240"/>
         <source>{name} is a {kind} model, which reads sentences: Compare puts a second image model beside this one</source>
         <translation>{name} 是 {kind} 模型，读取的是句子：“比较”只能把第二个图像模型放在这个模型旁边</translation>
     </message>
@@ -8131,7 +8131,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有 attnviz 的 Transformer 能转换为 Hugging Face（Marian）文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/panels.py" line="173"/>
+        <location filename="../../attnviz/session/panels.py" line="146"/>
         <source>{name} is a {kind} model: only translation models compare</source>
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
@@ -8252,32 +8252,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="120"/>
+        <location filename="../../attnviz/commands/export.py" line="121"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="117"/>
+        <location filename="../../attnviz/commands/export.py" line="118"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="210"/>
+        <location filename="../../attnviz/commands/export.py" line="214"/>
         <source>{option} does not go with --prompt-map (one map of a prompt, computed on demand)</source>
         <translation>{option} 不能与 --prompt-map 同用（它按需计算提示的一张图）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="228"/>
+        <location filename="../../attnviz/commands/train.py" line="208"/>
         <source>{option} does not go with --task (the task's data is generated)</source>
         <translation>{option} 不能与 --task 同用（任务的数据是生成的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="184"/>
+        <location filename="../../attnviz/commands/train.py" line="164"/>
         <source>{option} does not go with --task {task}</source>
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="444"/>
+        <location filename="../../attnviz/commands/export.py" line="414"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8292,22 +8292,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="142"/>
+        <location filename="../../attnviz/commands/export.py" line="146"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="228"/>
+        <location filename="../../attnviz/commands/export.py" line="232"/>
         <source>{option} {number}: this model has {most} (counted from 1)</source>
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="394"/>
+        <location filename="../../attnviz/commands/export.py" line="364"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="392"/>
+        <location filename="../../attnviz/commands/export.py" line="362"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8488,12 +8488,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="316"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="320"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="87"/>
+        <location filename="../../attnviz/core/hf/load.py" line="89"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -8510,7 +8510,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="346"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="350"/>
         <location filename="../../attnviz/core/images.py" line="66"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -8562,8 +8562,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="416"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="474"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="420"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="478"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -8599,12 +8599,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="257"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="283"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -8614,12 +8614,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="382"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="386"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="277"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="281"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -8664,12 +8664,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="406"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="410"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="285"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="294"/>
         <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
         <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
@@ -8694,7 +8694,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="250"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="254"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -8730,8 +8730,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="254"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="428"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="258"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="432"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -8867,12 +8867,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="245"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="254"/>
         <source>{path}: makes pictures of {height} × {width} pixels, smaller than the model's patch of {patch} × {patch}</source>
         <translation>{path}：生成 {height} × {width} 像素的图片，小于模型 {patch} × {patch} 的图块</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="256"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="265"/>
         <source>{path}: makes pictures of {height} × {width} pixels, {count:,} positions: the attention maps of one image would take {gb:.1f} GB, more than attnviz records</source>
         <translation>{path}：生成 {height} × {width} 像素的图片，共 {count:,} 个位置：一张图像的注意力图将占用 {gb:.1f} GB，超过 attnviz 的记录上限</translation>
     </message>
@@ -8893,7 +8893,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="262"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="266"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -8918,7 +8918,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="103"/>
+        <location filename="../../attnviz/commands/explain.py" line="104"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8945,7 +8945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="244"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="248"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -8975,12 +8975,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="247"/>
+        <location filename="../../attnviz/commands/explain.py" line="246"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="94"/>
+        <location filename="../../attnviz/core/hf/load.py" line="96"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -8990,7 +8990,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="460"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="464"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -9036,12 +9036,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="264"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="273"/>
         <source>{path}: the model cannot read the pictures it makes ({error})</source>
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="259"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="263"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -9096,12 +9096,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="384"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="388"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="435"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="439"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -9111,8 +9111,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="409"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="450"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="413"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="454"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -9144,7 +9144,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="98"/>
+        <location filename="../../attnviz/core/hf/load.py" line="100"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -9160,7 +9160,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="319"/>
+        <location filename="../../attnviz/commands/export.py" line="289"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9200,7 +9200,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="304"/>
+        <location filename="../../attnviz/commands/export.py" line="274"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9215,7 +9215,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="473"/>
+        <location filename="../../attnviz/commands/export.py" line="443"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -9225,7 +9225,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{s} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/compare.py" line="113"/>
+        <location filename="../../attnviz/figures/compare.py" line="79"/>
         <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
     </message>
@@ -9369,7 +9369,7 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="207"/>
+        <location filename="../../attnviz/figures/heads.py" line="166"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
