@@ -82,6 +82,7 @@ def colour_indices(values: np.ndarray, levels: tuple[float, float]) -> np.ndarra
 def argb_pixels(values: np.ndarray, levels: tuple[float, float], colormap: str) -> np.ndarray:
     """values (Q, K) coloured: a C-contiguous uint32 (Q, K) array of 0xAARRGGBB words; NaN cells blank."""
     pixels = argb_table(colormap)[colour_indices(values, levels)]  # (indexing: 4× np.take's speed on uint8 indices)
+    pixels = np.ascontiguousarray(pixels)  # (a transposed view's indices come out column-major: Qt needs rows)
     blank = np.isnan(values)
     if blank.any():
         pixels[blank] = BLANK
