@@ -6,7 +6,8 @@ screenshot of the window at 1280×800.
 
 The folder: a small random Llama (hidden 64, 2 layers, 4 query heads over 2 key/value heads, 4,096 positions),
 built into a temporary folder (no download): the time is the window's (the map computed from the kept queries and
-keys, coloured, laid out and painted), not a large model's forward pass (bench/long_maps.py times that).
+keys, coloured, laid out and painted), not a large model's forward pass (bench/long_maps.py times that). With
+--shot, a second screenshot (``…-zoomed.png``) after 20 wheel notches around a cell near the diagonal.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def main() -> int:
 
     import torch
     import transformers
-    from PySide6 import QtWidgets
+    from PySide6 import QtCore, QtGui, QtWidgets
 
     from attnviz.core.attention.kind import AttentionKind
     from attnviz.gui.main_window import MainWindow
@@ -78,6 +79,26 @@ def main() -> int:
             app.processEvents()
             window.grab().save(args.shot)
             print(f"wrote {args.shot}")
+            # Zoomed with the wheel around a cell near the diagonal, as a reader would: 20 notches
+            heatmap = window.attention.heatmap
+            row = col = len(source.tokens) * 3 // 4
+            for _ in range(20):
+                at = heatmap.cell_rect(row, col - 6).center()
+                QtWidgets.QApplication.sendEvent(heatmap, QtGui.QWheelEvent(
+                    at, heatmap.mapToGlobal(at), QtCore.QPoint(), QtCore.QPoint(0, 120), QtCore.Qt.MouseButton.NoButton,
+                    QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.ScrollPhase.NoScrollPhase, False))
+            zoomed_times = []
+            for layer, head in ((0, 1), (1, 2), (1, 3)):  # (a view change keeps the region on show)
+                started = time.perf_counter()
+                window.attention.select_view(AttentionKind.ENCODER_SELF, layer, head)
+                heatmap.grab()
+                zoomed_times.append(time.perf_counter() - started)
+            x, y, width, height = heatmap.view_region()
+            print(f"zoomed to columns {x:.0f}–{x + width:.0f}, rows {y:.0f}–{y + height:.0f}: view change → painted "
+                  f"map {1e3 * statistics.median(zoomed_times):.0f} ms median, {1e3 * max(zoomed_times):.0f} ms max")
+            zoomed = str(Path(args.shot).with_name(Path(args.shot).stem + "-zoomed.png"))
+            window.grab().save(zoomed)
+            print(f"wrote {zoomed}")
         window.close()
     return 0
 

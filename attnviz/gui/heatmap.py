@@ -4,6 +4,13 @@ The same pieces as the exported picture (cell colours, masked-cell hatching, col
 labels), laid out to fill the widget instead of at a fixed cell size; plus a hover read-out signal, a
 crosshair, an outlined row range and a context menu. Painting one figure takes about a millisecond
 (no scene graph, no per-step layout): a decoding step redraws only the heatmaps whose figure changed.
+
+Zoom (issue 49): where the token labels are thinned, the mouse wheel zooms around the pointer, a drag pans, a
+double-click, Esc or the context menu go back to the whole map. A large map (over LARGE_CELLS cells: a 4,096-token
+prompt's is 16.8 M) is never coloured whole: what is on show is max-pooled down to the widget's pixels (max, not
+mean: a lone strong weight among thousands of near-zero ones stays visible) and coloured, and the visible region is
+drawn at full resolution, every cell a sharp block, once its cells are larger than a pixel; the masked cells'
+hatching is worked out for what is drawn (a pooled block is hatched when all its cells are masked).
 """
 
 from __future__ import annotations
@@ -48,6 +55,9 @@ ROTATED_SHARE = 0.4  # rotated key labels take at most this share of the height 
 KEPT_SIZES = 16  # label sizes whose label widths are kept (the lecture view tries a dozen sizes for one figure)
 KEPT_TEXT_SIZES = 2  # label sizes whose laid-out texts are kept (the one on show and the one before it: F5 and back)
 KEPT_LABELS = 2048  # labels kept per size (a 1,024-token sentence's, with room); one more: that size's are dropped
+LARGE_CELLS = 1 << 20  # a map with more cells is coloured only as seen (pooled to the widget's pixels)
+MIN_VIEW_CELLS = 4  # zoomed in as far as this many cells across
+ZOOM_STEP = 1.25  # the view shrinks by this per wheel notch
 ROW_BOX_PEN = QtGui.QPen(QtGui.QColor(255, 80, 40), 2)
 CROSS_PEN = QtGui.QPen(QtGui.QColor(255, 255, 255, 170), 1, QtCore.Qt.PenStyle.DashLine)
 FRAME_PEN = QtGui.QPen(QtGui.QColor(60, 60, 60), 0.8)
@@ -80,6 +90,39 @@ class HeatmapLayout:
 
 
 WHITE = QtGui.QColor("white")
+
+
+def max_pooled(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """values (Q, K) reduced to the max over blocks of ``rows`` × ``cols`` cells (the last ones cut short), as float32
+    (ceil(Q / rows), ceil(K / cols)). NaN cells (masked scores) are left out of a block's max; a block of only NaN stays
+    NaN. Max rather than mean: one strong weight among near-zero ones keeps its colour in the overview."""
+    import torch  # (only here: drawing a small map never needs it)
+
+    if rows == 1 and cols == 1:
+        return np.asarray(values, np.float32)
+    pool = torch.nn.functional.max_pool2d
+    tensor = torch.from_numpy(np.ascontiguousarray(values, np.float32))[None, None]
+    pooled = pool(tensor, (rows, cols), ceil_mode=True)[0, 0]
+    if torch.isnan(pooled).any():  # (torch's max keeps NaN: leave the NaN cells out, then mark blocks of only NaN)
+        pooled = pool(tensor.nan_to_num(nan=-math.inf), (rows, cols), ceil_mode=True)[0, 0]
+        pooled[pooled == -math.inf] = math.nan
+    return pooled.numpy()
+
+
+def all_pooled(masked: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """masked (Q, K) bool reduced to blocks of ``rows`` × ``cols`` cells: True where every cell of the block is."""
+    if rows == 1 and cols == 1:
+        return np.asarray(masked, bool)
+    shown = np.ascontiguousarray(~np.asarray(masked, bool)).view(np.uint8).astype(np.float32)
+    return max_pooled(shown, rows, cols) == 0
+
+
+def visible_ticks(labels: Sequence[str], first: int, last: int, cell: float, room: float) -> list[tuple[int, str]]:
+    """The labels of cells ``first`` .. ``last`` - 1 that fit ``cell`` px apart, each needing ``room`` px: every
+    n-th one as :func:`thinned` picks them (n of 1, 2, 5, 10 …), at multiples of n so that panning keeps them put."""
+    needed = max(1, math.ceil(room / max(cell, 1e-6)))
+    every = next(m * 10 ** e for e in range(12) for m in (1, 2, 5) if m * 10 ** e >= needed)
+    return [(i, labels[i]) for i in range(-(-first // every) * every, min(last, len(labels)), every)]
 
 
 def label_and_title_fonts(widget: QtWidgets.QWidget) -> tuple[QtGui.QFont, QtGui.QFont, QtGui.QFontMetricsF,
@@ -133,6 +176,12 @@ class Heatmap(QtWidgets.QWidget):
         self.hint = ""  # shown in the middle while the figure has no cells ("Press Step (F10) …")
         self._kept_widths: dict[tuple, dict[str, float]] = {}  # per label size (font key): label -> width, px
         self._kept_texts: dict[tuple, dict[str, QtGui.QStaticText]] = {}  # per label size: label -> laid-out text
+        # Zoom: the cells on show, (first column, first row, columns, rows) in cells, fractional; None: the whole map
+        self._view: tuple[float, float, float, float] | None = None
+        self._region: tuple[tuple, np.ndarray, QtGui.QImage, QtCore.QRectF, list[tuple[int, int, int]]] | None = None
+        self._pooled_mask: tuple[np.ndarray, tuple[int, int], np.ndarray] | None = None  # (mask, block, pooled)
+        self._press: tuple[QtCore.QPointF, tuple[float, float, float, float]] | None = None  # a drag's start
+        self._dragged = False
         self._fonts()
         self._ask_for_room()
 
@@ -188,19 +237,22 @@ class Heatmap(QtWidgets.QWidget):
         if spec is self.spec:
             return
         values = np.asarray(spec.values, dtype=np.float32)
+        if values.shape != self.values.shape:
+            self._set_view(None)  # (the same shape: another layer or head of the same text keeps the region on show)
         self.spec, self.values = spec, values
         self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
-        if values.ndim == 2 and values.size:
+        self._region = None
+        if values.ndim == 2 and values.size and not self.is_large():
             # Coloured here with a 256-entry table into words Qt draws without converting.
             self._pixels = argb_pixels(values, spec.levels, spec.colormap)
-        else:
+        else:  # (a large map: only what is on show is coloured, when painted)
             self._pixels = np.zeros((0, 0), np.uint32)
         self._image = qimage_of(self._pixels)
         self._figure_count += 1
-        self._runs = masked_runs(spec.masked) if spec.masked is not None and values.size else []
+        self._runs = masked_runs(spec.masked) if spec.masked is not None and self._pixels.size else []
         labels = (tuple(map(cut_label, spec.row_labels)), tuple(map(cut_label, spec.col_labels)))
         self._shown_labels = labels
-        if self.highlighted_rows is not None and sum(self.highlighted_rows) > self._pixels.shape[0]:
+        if self.highlighted_rows is not None and sum(self.highlighted_rows) > (len(values) if values.ndim == 2 else 0):
             self.highlighted_rows = None
         self._layout = None
         self._bar_width = None
@@ -453,8 +505,8 @@ class Heatmap(QtWidgets.QWidget):
         super().changeEvent(event)
 
     def cell_rect(self, row: int, col: int) -> QtCore.QRectF:
-        """Cell (row, col) in widget pixels."""
-        grid = self.figure_layout().grid
+        """Cell (row, col) in widget pixels (zoomed: where it lies, maybe outside the cells on show)."""
+        grid = self._matrix_rect()
         rows, cols = self.values.shape
         width, height = grid.width() / cols, grid.height() / rows
         return QtCore.QRectF(grid.left() + col * width, grid.top() + row * height, width, height)
@@ -465,9 +517,90 @@ class Heatmap(QtWidgets.QWidget):
         if self.values.ndim != 2 or not self.values.size or not grid.contains(pos):
             return (-1, -1)
         rows, cols = self.values.shape
-        row = min(int((pos.y() - grid.top()) / grid.height() * rows), rows - 1)
-        col = min(int((pos.x() - grid.left()) / grid.width() * cols), cols - 1)
+        if self._view is None:
+            row = min(int((pos.y() - grid.top()) / grid.height() * rows), rows - 1)
+            col = min(int((pos.x() - grid.left()) / grid.width() * cols), cols - 1)
+            return (row, col)
+        x, y, width, height = self._view
+        row = min(max(int(y + (pos.y() - grid.top()) / grid.height() * height), 0), rows - 1)
+        col = min(max(int(x + (pos.x() - grid.left()) / grid.width() * width), 0), cols - 1)
         return (row, col)
+
+    # -- zoom -------------------------------------------------------------------------------
+    def is_large(self) -> bool:
+        """More cells than are coloured whole: only what is on show is (pooled to the widget's pixels)."""
+        return self.values.ndim == 2 and self.values.size > LARGE_CELLS
+
+    def view_region(self) -> tuple[float, float, float, float]:
+        """The cells on show: (first column, first row, columns, rows), fractional (the whole map unless zoomed)."""
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        return self._view if self._view is not None else (0.0, 0.0, float(cols), float(rows))
+
+    def is_zoomed(self) -> bool:
+        return self._view is not None
+
+    def zoomable(self) -> bool:
+        """Zoom is offered where there is more to see: the token labels thinned (or a large map), or zoomed already."""
+        if self.values.ndim != 2 or max(self.values.shape, default=0) <= MIN_VIEW_CELLS:
+            return False
+        return self._view is not None or self.is_large() or not self._whole(self.figure_layout())
+
+    def zoom_at(self, pos: QtCore.QPointF, factor: float) -> None:
+        """Zoom by ``factor`` (> 1: in) keeping the point of the map under widget position ``pos`` where it is."""
+        grid = self.figure_layout().grid
+        if grid.isEmpty() or self.values.ndim != 2 or not self.values.size:
+            return
+        rows, cols = self.values.shape
+        x, y, width, height = self.view_region()
+        across = (pos.x() - grid.left()) / grid.width()
+        down = (pos.y() - grid.top()) / grid.height()
+        new_width = min(max(width / factor, min(cols, MIN_VIEW_CELLS)), cols)
+        new_height = min(max(height / factor, min(rows, MIN_VIEW_CELLS)), rows)
+        new_x = min(max(x + across * width - across * new_width, 0.0), cols - new_width)
+        new_y = min(max(y + down * height - down * new_height, 0.0), rows - new_height)
+        self._set_view((new_x, new_y, new_width, new_height))
+
+    def pan_by(self, dx: float, dy: float) -> None:
+        """Move the region on show by (dx, dy) widget pixels (the map follows the pointer)."""
+        if self._view is None:
+            return
+        grid = self.figure_layout().grid
+        rows, cols = self.values.shape
+        x, y, width, height = self._view
+        x = min(max(x - dx / grid.width() * width, 0.0), cols - width)
+        y = min(max(y - dy / grid.height() * height, 0.0), rows - height)
+        self._set_view((x, y, width, height))
+
+    def reset_zoom(self) -> None:
+        """Back to the whole map."""
+        self._set_view(None)
+
+    def _set_view(self, view: tuple[float, float, float, float] | None) -> None:
+        if view is not None and self.values.ndim == 2 and view[2] >= self.values.shape[1] \
+                and view[3] >= self.values.shape[0]:
+            view = None  # (zoomed all the way out: the whole map, drawn as unzoomed)
+        if view == self._view:
+            return
+        self._view = view
+        # Focus only while zoomed (Esc goes back); unzoomed, the heatmap takes no focus, as before zoom was added
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus if view is None else QtCore.Qt.FocusPolicy.ClickFocus)
+        self._region = None
+        if self._pointer is not None:
+            cell = self.cell_at(self._pointer)
+            if cell != self._hover:
+                self._set_hover(cell)
+        self.update()
+
+    def _matrix_rect(self) -> QtCore.QRectF:
+        """The whole matrix in widget pixels: the cell grid, or zoomed, the larger rectangle it is a window on."""
+        grid = self.figure_layout().grid
+        if self._view is None:
+            return grid
+        rows, cols = self.values.shape
+        x, y, width, height = self._view
+        cell_width, cell_height = grid.width() / width, grid.height() / height
+        return QtCore.QRectF(grid.left() - x * cell_width, grid.top() - y * cell_height, cols * cell_width,
+                             rows * cell_height)
 
     # -- painting ---------------------------------------------------------------------------
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
@@ -488,11 +621,17 @@ class Heatmap(QtWidgets.QWidget):
             painter.end()
             return
         grid = layout.grid
-        painter.drawImage(grid, self._shown_image(grid))
-        self._paint_masked(painter, grid)
+        matrix = self._matrix_rect()
+        if self._view is None and not self.is_large():
+            painter.drawImage(grid, self._shown_image(grid))
+            self._paint_masked(painter, grid)
+        else:
+            self._paint_region(painter, grid)
+        if self._view is not None:
+            painter.setClipRect(grid.adjusted(-2, -2, 2, 2))  # (outlines and crosshair of cells on show only)
         if self.spec.divider:
             painter.setPen(DIVIDER_PEN)
-            painter.drawLines(divider_lines(grid, *self.values.shape, self.spec.divider))
+            painter.drawLines(divider_lines(matrix, *self.values.shape, self.spec.divider))
         painter.setPen(FRAME_PEN)
         painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
         painter.drawRect(grid)
@@ -511,6 +650,7 @@ class Heatmap(QtWidgets.QWidget):
             painter.setPen(CROSS_PEN)
             painter.drawLine(QtCore.QPointF(grid.left(), centre.y()), QtCore.QPointF(grid.right(), centre.y()))
             painter.drawLine(QtCore.QPointF(centre.x(), grid.top()), QtCore.QPointF(centre.x(), grid.bottom()))
+        painter.setClipping(False)
         painter.setFont(self.label_font)
         self._paint_labels(painter, layout)
         if not layout.bar.isEmpty():
@@ -548,6 +688,59 @@ class Heatmap(QtWidgets.QWidget):
             self._smoothed = (key, smooth)
         return self._smoothed[1]
 
+    def _region_picture(self, grid: QtCore.QRectF) -> tuple[QtGui.QImage, QtCore.QRectF, list[tuple[int, int, int]]]:
+        """The cells on show coloured for ``grid``: the image, the part of it to draw into the grid and its masked
+        runs (image rows and columns). The cells of the region are coloured as they are once there are no more of
+        them than pixels (each drawn as a sharp block), else max-pooled down to the pixels first; kept until the
+        figure, the region or the size changes."""
+        rows, cols = self.values.shape
+        x, y, width, height = self.view_region()
+        first_col, first_row = math.floor(x), math.floor(y)
+        last_col, last_row = min(cols, math.ceil(x + width)), min(rows, math.ceil(y + height))
+        ratio = self.devicePixelRatioF()
+        pixels_across, pixels_down = max(1, round(grid.width() * ratio)), max(1, round(grid.height() * ratio))
+        across = max(1, math.ceil(width / pixels_across))  # cells per pooled block (1: every cell as it is)
+        down = max(1, math.ceil(height / pixels_down))
+        key = (self._figure_count, first_col, first_row, last_col, last_row, across, down)
+        if self._region is None or self._region[0] != key:
+            values = self.values[first_row:last_row, first_col:last_col]
+            colours = np.ascontiguousarray(argb_pixels(max_pooled(values, down, across), self.spec.levels,
+                                                       self.spec.colormap))
+            runs: list[tuple[int, int, int]] = []
+            if self.spec.masked is not None:
+                masked = np.asarray(self.spec.masked)
+                whole = (first_row, first_col, last_row, last_col) == (0, 0, rows, cols)
+                if whole and (across, down) != (1, 1):  # the overview's mask, kept while the next map has the same
+                    kept = self._pooled_mask
+                    if kept is None or kept[1] != (down, across) or not (
+                            kept[0] is masked or np.array_equal(kept[0], masked)):
+                        kept = self._pooled_mask = (masked, (down, across), all_pooled(masked, down, across))
+                    pooled_mask = kept[2]
+                else:
+                    pooled_mask = all_pooled(masked[first_row:last_row, first_col:last_col], down, across)
+                runs = masked_runs(pooled_mask)
+            source = QtCore.QRectF((x - first_col) / across, (y - first_row) / down, width / across, height / down)
+            self._region = (key, colours, qimage_of(colours), source, runs)
+        return self._region[2], self._region[3], self._region[4]
+
+    def _paint_region(self, painter: QtGui.QPainter, grid: QtCore.QRectF) -> None:
+        """The cells on show (zoomed, or a large map's overview) and their masked cells' hatching."""
+        image, source, runs = self._region_picture(grid)
+        painter.drawImage(grid, image, source)  # (nearest neighbour: a cell larger than a pixel is a sharp block)
+        if not runs:
+            return
+        width, height = grid.width() / source.width(), grid.height() / source.height()
+        left, top = grid.left() - source.left() * width, grid.top() - source.top() * height
+        cells = [QtCore.QRectF(left + first * width, top + row * height, count * width, height)
+                 for row, first, count in runs]
+        painter.save()
+        painter.setClipRect(grid)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        for brush in (QtGui.QBrush(MASK_FILL), QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern)):
+            painter.setBrush(brush)
+            painter.drawRects(cells)
+        painter.restore()
+
     def _paint_masked(self, painter: QtGui.QPainter, grid: QtCore.QRectF) -> None:
         if not self._runs:
             return
@@ -564,12 +757,14 @@ class Heatmap(QtWidgets.QWidget):
         grid, line = layout.grid, self._metrics.height()
         rows, cols = self.values.shape
         painter.setPen(QtGui.QColor("black"))
-        cell_height, cell_width = grid.height() / rows, grid.width() / cols
-        for i, text in layout.row_ticks:  # right-aligned against the cells, centred on the row
-            y = grid.top() + (i + 0.5) * cell_height - line / 2
+        matrix = self._matrix_rect()
+        cell_height, cell_width = matrix.height() / rows, matrix.width() / cols
+        row_ticks, col_ticks = self._ticks(layout)
+        for i, text in row_ticks:  # right-aligned against the cells, centred on the row
+            y = matrix.top() + (i + 0.5) * cell_height - line / 2
             painter.drawStaticText(QtCore.QPointF(grid.left() - 4 - self._width(text), y), self._static(text))
-        for i, text in layout.col_ticks:  # centred under the column; rotated: reading upwards to the cells
-            x = grid.left() + (i + 0.5) * cell_width
+        for i, text in col_ticks:  # centred under the column; rotated: reading upwards to the cells
+            x = matrix.left() + (i + 0.5) * cell_width
             if layout.rotated:
                 painter.save()
                 painter.translate(x - line / 2, grid.bottom() + 2 + self._width(text))
@@ -589,6 +784,39 @@ class Heatmap(QtWidgets.QWidget):
         painter.drawText(QtCore.QRectF(-grid.height() / 2, 0, grid.height(), line),
                          QtCore.Qt.AlignmentFlag.AlignHCenter, self.spec.row_axis)
         painter.restore()
+
+    def _ticks(self, layout: HeatmapLayout) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:
+        """The row and column labels to draw: the layout's for the whole map; zoomed, those of the rows and columns
+        on show, thinned by the same rule for cells that size (so every label appears once a cell is a text line)."""
+        if self._view is None:
+            return layout.row_ticks, layout.col_ticks
+        x, y, width, height = self._view
+        grid, line = layout.grid, self._metrics.height()
+        cell_width, cell_height = grid.width() / width, grid.height() / height
+
+        def on_show(ticks: Sequence[tuple[float, str]], first: float, count: float) -> list[tuple[float, str]]:
+            return [(i, text) for i, text in ticks if first <= i + 0.5 <= first + count]
+
+        row_ticks: list[tuple[float, str]]
+        if self.spec.row_values is not None:
+            row_ticks = on_show(numeric_ticks(self.spec.row_values, cell_height * self.values.shape[0],
+                                              NUMERIC_SPACING * line), y, height)
+        else:
+            row_ticks = on_show(visible_ticks(self._shown_labels[0], int(y), math.ceil(y + height), cell_height,
+                                              line), y, height)
+        col_ticks: list[tuple[float, str]]
+        if self.spec.col_values is not None:
+            room = numeric_label_width(self.spec.col_values, self._width) + LABEL_GAP
+            col_ticks = on_show(numeric_ticks(self.spec.col_values, cell_width * self.values.shape[1], room), x, width)
+        else:
+            labels, first, last = self._shown_labels[1], int(x), math.ceil(x + width)
+            room = line if layout.rotated else max((self._width(t) for t in labels[first:last]), default=0) + LABEL_GAP
+            col_ticks = on_show(visible_ticks(labels, first, last, cell_width, room), x, width)
+            if layout.rotated:  # (cut with "…" to the room under the cells, as the whole map's)
+                elide = QtCore.Qt.TextElideMode.ElideRight
+                col_ticks = [(i, t if self._width(t) <= layout.col_label_height else
+                              self._metrics.elidedText(t, elide, layout.col_label_height)) for i, t in col_ticks]
+        return row_ticks, col_ticks
 
     def _paint_bar(self, painter: QtGui.QPainter, bar: QtCore.QRectF) -> None:
         """The colour bar and its ticks, drawn once per range, colour map and height (a kept pixmap)."""
@@ -612,6 +840,16 @@ class Heatmap(QtWidgets.QWidget):
     # -- pointer ----------------------------------------------------------------------------
     def mouseMoveEvent(self, event: QtGui.QMouseEvent) -> None:
         self._pointer = event.position()
+        if self._press is not None and self._view is not None \
+                and event.buttons() & QtCore.Qt.MouseButton.LeftButton:  # a drag pans the zoomed map
+            start, view = self._press
+            moved = self._pointer - start
+            if self._dragged or moved.manhattanLength() >= QtWidgets.QApplication.startDragDistance():
+                if not self._dragged:
+                    self._dragged = True
+                    self.setCursor(QtCore.Qt.CursorShape.ClosedHandCursor)
+                self._view = view  # (panned from where the drag began)
+                self.pan_by(moved.x(), moved.y())
         cell = self.cell_at(self._pointer)
         if cell != self._hover:
             self._set_hover(cell)
@@ -620,9 +858,45 @@ class Heatmap(QtWidgets.QWidget):
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         if event.button() == QtCore.Qt.MouseButton.LeftButton:
             cell = self.cell_at(event.position())
-            if cell != (-1, -1):
+            if self._view is not None:  # zoomed: a click inspects on release, a drag pans
+                self._press, self._dragged = (event.position(), self._view), False
+            elif cell != (-1, -1):
                 self.clicked.emit(*cell)
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QtGui.QMouseEvent) -> None:
+        if event.button() == QtCore.Qt.MouseButton.LeftButton and self._press is not None:
+            if not self._dragged:
+                cell = self.cell_at(event.position())
+                if cell != (-1, -1):
+                    self.clicked.emit(*cell)
+            else:
+                self.unsetCursor()
+            self._press, self._dragged = None, False
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QtGui.QMouseEvent) -> None:
+        if self._view is not None and event.button() == QtCore.Qt.MouseButton.LeftButton:
+            self.reset_zoom()
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def wheelEvent(self, event: QtGui.QWheelEvent) -> None:
+        """Zoom around the pointer where the map is zoomable; elsewhere the wheel goes on (a scrolled dock scrolls)."""
+        notches = event.angleDelta().y() / 120
+        if not notches or not self.figure_layout().grid.contains(event.position()) or not self.zoomable():
+            event.ignore()
+            return
+        self.zoom_at(event.position(), ZOOM_STEP ** notches)
+        event.accept()
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        if event.key() == QtCore.Qt.Key.Key_Escape and self._view is not None:
+            self.reset_zoom()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def leaveEvent(self, event: QtCore.QEvent) -> None:
         self._pointer = None
@@ -668,4 +942,6 @@ class Heatmap(QtWidgets.QWidget):
             action = menu.addAction(text)
             action.setEnabled(has_data)
             action.triggered.connect(lambda _checked=False, s=signal: s.emit(self.spec))
+        if self._view is not None:
+            menu.addAction(tr("Show the whole map")).triggered.connect(self.reset_zoom)
         menu.exec(event.globalPos())

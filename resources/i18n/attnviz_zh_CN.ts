@@ -1818,7 +1818,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="667"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="941"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2533,7 +2533,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="666"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="940"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -3491,7 +3491,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="239"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="291"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -5468,6 +5468,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/computation.py" line="46"/>
         <source>Show the newest query of the step on show (the row the decoder just computed)</source>
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
+        <source>Show the whole map</source>
+        <translation>显示整张图</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="12"/>
@@ -9170,7 +9175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="240"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="292"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>

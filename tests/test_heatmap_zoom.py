@@ -1,0 +1,154 @@
+"""A large map on screen (issue 49 §1): a pooled overview sized to the widget's pixels, zoomed with the wheel around
+the pointer to the cells at full resolution with their token labels, the read-out and clicks on the right cell."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from attnviz.figures.spec import FigureSpec
+from attnviz.gui.heatmap import Heatmap, max_pooled
+from attnviz.render.figure_painter import argb_pixels
+
+S = 2048
+ROW, COL = 1500, 700  # the cell zoomed into: one strong weight among faint ones
+
+
+def _large_figure() -> FigureSpec:
+    values = np.full((S, S), 0.001, np.float32)
+    values[ROW, COL] = 1.0
+    masked = np.triu(np.ones((S, S), bool), 1)
+    values[masked] = 0.0
+    labels = tuple(f"t{i}" for i in range(S))
+    return FigureSpec(values, labels, labels, "layer 1 · head 1", masked=masked)
+
+
+def _heatmap(qtbot, spec: FigureSpec) -> Heatmap:
+    heatmap = Heatmap()
+    qtbot.addWidget(heatmap)
+    heatmap.resize(640, 600)
+    heatmap.show()
+    heatmap.show_figure(spec)
+    return heatmap
+
+
+def _wheel(heatmap: Heatmap, at: QtCore.QPointF, notches: int) -> None:
+    event = QtGui.QWheelEvent(at, heatmap.mapToGlobal(at), QtCore.QPoint(), QtCore.QPoint(0, 120 * notches),
+                              QtCore.Qt.MouseButton.NoButton, QtCore.Qt.KeyboardModifier.NoModifier,
+                              QtCore.Qt.ScrollPhase.NoScrollPhase, False)
+    QtWidgets.QApplication.sendEvent(heatmap, event)
+
+
+def _colour_at(heatmap: Heatmap, point: QtCore.QPointF) -> int:
+    return heatmap.grab().toImage().pixel(point.toPoint()) & 0xFFFFFF
+
+
+def test_a_large_map_paints_a_pooled_overview_not_every_cell(qtbot):
+    heatmap = _heatmap(qtbot, _large_figure())
+    grid = heatmap.figure_layout().grid
+    image = heatmap.grab().toImage()
+    assert heatmap.is_large() and heatmap._pixels.size == 0  # never coloured whole
+    kept = heatmap._region[2]
+    assert kept.width() <= grid.width() * heatmap.devicePixelRatioF() and kept.height() < S  # the widget's pixels
+    # max pooling: the one strong weight among 4 M faint ones still shows (mean pooling would drown it)
+    strong = argb_pixels(np.ones((1, 1), np.float32), (0.0, 1.0), "viridis")[0, 0] & 0xFFFFFF
+    cell = heatmap.cell_rect(ROW, COL).center()
+    near = [image.pixel(int(cell.x()) + dx, int(cell.y()) + dy) & 0xFFFFFF for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    assert strong in near
+    assert not heatmap.zoomable() or heatmap.view_region() == (0.0, 0.0, S, S)
+
+
+def test_wheel_zoom_shows_the_cell_under_the_pointer_at_full_resolution_with_its_labels(qtbot):
+    heatmap = _heatmap(qtbot, _large_figure())
+    assert heatmap.zoomable()
+    for _ in range(40):  # notch by notch around the strong cell until a cell is wider than a text line
+        _wheel(heatmap, heatmap.cell_rect(ROW, COL).center(), 1)
+        if heatmap.cell_rect(ROW, COL).width() > 2 * heatmap._metrics.height():
+            break
+    grid = heatmap.figure_layout().grid
+    rect = heatmap.cell_rect(ROW, COL)
+    assert heatmap.is_zoomed() and grid.contains(rect.center()) and rect.width() > heatmap._metrics.height()
+    heatmap.grab()
+    x, y, width, height = heatmap.view_region()
+    assert x <= COL < x + width and y <= ROW < y + height
+    assert heatmap._region[1].shape[1] <= width + 1  # the region's cells coloured as they are, no pooling
+    strong = argb_pixels(np.ones((1, 1), np.float32), (0.0, 1.0), "viridis")[0, 0] & 0xFFFFFF
+    assert _colour_at(heatmap, rect.center()) == strong  # the cell itself, a block of its own colour
+    assert _colour_at(heatmap, heatmap.cell_rect(ROW, COL - 1).center()) != strong  # its neighbour is not
+    rows, cols = heatmap._ticks(heatmap.figure_layout())
+    assert (ROW, f"t{ROW}") in rows and (COL, f"t{COL}") in cols  # its token labels appear
+    assert all(y <= i + 0.5 <= y + height for i, _ in rows)  # (only of the rows on show)
+    # the hover read-out and a click name the cell under the pointer
+    hovered, clicked = [], []
+    heatmap.hovered.connect(lambda r, c: hovered.append((r, c)))
+    heatmap.clicked.connect(lambda r, c: clicked.append((r, c)))
+    qtbot.mouseMove(heatmap, rect.center().toPoint())
+    assert hovered[-1] == (ROW, COL) and "t1500 → keys t700: 1" in heatmap.cell_text(*hovered[-1])
+    qtbot.mouseClick(heatmap, QtCore.Qt.MouseButton.LeftButton, pos=rect.center().toPoint())
+    assert clicked == [(ROW, COL)]
+
+
+def test_a_drag_pans_and_esc_or_a_double_click_returns_to_the_whole_map(qtbot):
+    heatmap = _heatmap(qtbot, _large_figure())
+    centre = heatmap.figure_layout().grid.center()
+    _wheel(heatmap, centre, 12)
+    x, y, width, _ = heatmap.view_region()
+    assert width < S / 10
+    clicked = []
+    heatmap.clicked.connect(lambda r, c: clicked.append((r, c)))
+    start = centre.toPoint()
+    qtbot.mousePress(heatmap, QtCore.Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 6):
+        at = QtCore.QPointF(start + QtCore.QPoint(20 * step, 0))
+        move = QtGui.QMouseEvent(QtCore.QEvent.Type.MouseMove, at, heatmap.mapToGlobal(at),
+                                 QtCore.Qt.MouseButton.NoButton, QtCore.Qt.MouseButton.LeftButton,
+                                 QtCore.Qt.KeyboardModifier.NoModifier)
+        QtWidgets.QApplication.sendEvent(heatmap, move)
+    qtbot.mouseRelease(heatmap, QtCore.Qt.MouseButton.LeftButton, pos=start + QtCore.QPoint(100, 0))
+    assert heatmap.view_region()[0] < x and heatmap.view_region()[1] == y and not clicked  # dragged right: left part
+    heatmap.setFocus()
+    qtbot.keyClick(heatmap, QtCore.Qt.Key.Key_Escape)
+    assert not heatmap.is_zoomed() and heatmap.view_region() == (0.0, 0.0, S, S)
+    heatmap.grab()
+    assert heatmap._region[2].width() < S  # the overview again
+    _wheel(heatmap, centre, 3)
+    assert heatmap.is_zoomed()
+    qtbot.mouseDClick(heatmap, QtCore.Qt.MouseButton.LeftButton, pos=start)
+    assert not heatmap.is_zoomed()
+    _wheel(heatmap, centre, 3)
+    _wheel(heatmap, centre, -6)  # zoomed all the way out: the whole map
+    assert not heatmap.is_zoomed()
+
+
+def test_a_small_map_whose_labels_all_show_does_not_take_the_wheel(qtbot):
+    words = ("i", "think", "we", "should", "go")
+    spec = FigureSpec(np.random.default_rng(0).random((5, 5)).astype(np.float32), words, words, "small")
+    heatmap = _heatmap(qtbot, spec)
+    before = heatmap.grab().toImage()
+    assert not heatmap.zoomable()
+    _wheel(heatmap, heatmap.figure_layout().grid.center(), 3)
+    assert not heatmap.is_zoomed() and heatmap.grab().toImage() == before
+
+
+def test_a_zoomed_small_map_shows_its_cells_as_blocks(qtbot):
+    values = np.random.default_rng(1).random((300, 300)).astype(np.float32)
+    labels = tuple(f"w{i}" for i in range(300))
+    heatmap = _heatmap(qtbot, FigureSpec(values, labels, labels, "300"))
+    assert not heatmap.is_large() and heatmap.zoomable()  # (labels thinned)
+    for _ in range(30):
+        _wheel(heatmap, heatmap.cell_rect(150, 150).center(), 1)
+    rect = heatmap.cell_rect(150, 150)
+    colour = argb_pixels(values[150:151, 150:151], (0.0, 1.0), "viridis")[0, 0] & 0xFFFFFF
+    assert _colour_at(heatmap, rect.center()) == colour
+    rows = heatmap._ticks(heatmap.figure_layout())[0]
+    assert (150, "w150") in rows and [i for i, _ in rows] == list(range(rows[0][0], rows[0][0] + len(rows)))
+
+
+def test_max_pooling_keeps_a_lone_weight_and_leaves_nan_out():
+    values = np.zeros((10, 10), np.float32)
+    values[7, 3] = 0.9
+    values[:5, 5:] = np.nan
+    values[0, 9] = np.nan
+    pooled = max_pooled(values, 4, 4)
+    assert pooled.shape == (3, 3) and pooled[1, 0] == np.float32(0.9)
+    assert np.isnan(pooled[0, 2]) and pooled[0, 1] == 0.0  # (a block of only NaN stays NaN; a mixed one is its max)
