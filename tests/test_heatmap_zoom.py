@@ -152,3 +152,18 @@ def test_max_pooling_keeps_a_lone_weight_and_leaves_nan_out():
     pooled = max_pooled(values, 4, 4)
     assert pooled.shape == (3, 3) and pooled[1, 0] == np.float32(0.9)
     assert np.isnan(pooled[0, 2]) and pooled[0, 1] == 0.0  # (a block of only NaN stays NaN; a mixed one is its max)
+
+
+def test_the_region_on_show_stays_for_another_map_of_the_same_length(qtbot):
+    from attnviz.figures.spec import empty_figure
+
+    heatmap = _heatmap(qtbot, _large_figure())
+    _wheel(heatmap, heatmap.cell_rect(ROW, COL).center(), 10)
+    region = heatmap.view_region()
+    heatmap.show_figure(empty_figure("Computing layer 2, head 1…"))  # (a long prompt's map on its way)
+    heatmap.grab()
+    heatmap.show_figure(_large_figure())
+    assert heatmap.view_region() == region
+    words = ("a", "b", "c", "d", "e", "f")
+    heatmap.show_figure(FigureSpec(np.ones((6, 6), np.float32), words, words, "another text"))
+    assert not heatmap.is_zoomed()

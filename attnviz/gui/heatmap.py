@@ -178,6 +178,7 @@ class Heatmap(QtWidgets.QWidget):
         self._kept_texts: dict[tuple, dict[str, QtGui.QStaticText]] = {}  # per label size: label -> laid-out text
         # Zoom: the cells on show, (first column, first row, columns, rows) in cells, fractional; None: the whole map
         self._view: tuple[float, float, float, float] | None = None
+        self._view_shape: tuple[int, ...] = (0, 0)  # of the last map with cells: what the view is a region of
         self._region: tuple[tuple, np.ndarray, QtGui.QImage, QtCore.QRectF, list[tuple[int, int, int]]] | None = None
         self._pooled_mask: tuple[np.ndarray, tuple[int, int], np.ndarray] | None = None  # (mask, block, pooled)
         self._press: tuple[QtCore.QPointF, tuple[float, float, float, float]] | None = None  # a drag's start
@@ -237,8 +238,11 @@ class Heatmap(QtWidgets.QWidget):
         if spec is self.spec:
             return
         values = np.asarray(spec.values, dtype=np.float32)
-        if values.shape != self.values.shape:
-            self._set_view(None)  # (the same shape: another layer or head of the same text keeps the region on show)
+        if values.size and values.shape != self._view_shape:
+            self._set_view(None)  # (the same shape: another layer or head of the same text keeps the region on show,
+            # also past the empty "computing…" figure shown while a long prompt's map is computed)
+        if values.size:
+            self._view_shape = values.shape
         self.spec, self.values = spec, values
         self.row_labels, self.col_labels = spec.row_labels, spec.col_labels
         self._region = None
@@ -562,9 +566,9 @@ class Heatmap(QtWidgets.QWidget):
 
     def pan_by(self, dx: float, dy: float) -> None:
         """Move the region on show by (dx, dy) widget pixels (the map follows the pointer)."""
-        if self._view is None:
-            return
         grid = self.figure_layout().grid
+        if self._view is None or grid.isEmpty():
+            return
         rows, cols = self.values.shape
         x, y, width, height = self._view
         x = min(max(x - dx / grid.width() * width, 0.0), cols - width)

@@ -1818,7 +1818,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="941"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="945"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2533,7 +2533,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="940"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="944"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -3491,7 +3491,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="291"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="295"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -5470,7 +5470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="950"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -5760,7 +5760,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="92"/>
-        <location filename="../../attnviz/render/figure_painter.py" line="214"/>
+        <location filename="../../attnviz/render/figure_painter.py" line="215"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
     </message>
@@ -9175,7 +9175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="292"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
