@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from attnviz.commands.shared import CliError, Terminated, chosen_device, set_threads
 from attnviz.core.layout import Capability
-from attnviz.core.models.kinds import KINDS, data_trainer
+from attnviz.core.models.kinds import KINDS, data_trainer, data_trainer_modules
 from attnviz.i18n import tr
 
 TRAIN_TRANSLATION_ONLY = ("data", "arch", "batch_size", "minutes", "stop_after", "resume")  # kernel-regression has none
@@ -30,8 +30,9 @@ def add_parser(subparsers: Any) -> None:
                     if KINDS[name].reads_text or KINDS[name].data_trainer is not None)
     train = subparsers.add_parser("train", help=tr("train a model on sentence pairs and write a checkpoint"))
     train.add_argument("kind", choices=trainable)
-    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes none; an "
-                                         "image model: the folder of Fashion-MNIST's four idx files)"))
+    own_data = "".join(module.data_help() for module in data_trainer_modules())
+    train.add_argument("--data", help=tr("TSV of english<TAB>french pairs (required; kernel-regression takes "
+                                         "none{others})").format(others=own_data))
     train.add_argument("--out", required=True, help=tr("checkpoint to write (.safetensors); an existing checkpoint "
                                                        "is replaced only with --force, any other file never"))
     train.add_argument("--force", action="store_true",
@@ -57,9 +58,8 @@ def add_parser(subparsers: Any) -> None:
     train.add_argument("--batch-size", type=int, metavar="N",
                        help=tr("sentence pairs per step (default {size})").format(size=TrainOptions.batch_size))
     train.add_argument("--threads", type=int, help=tr("CPU threads for torch (default: torch's own choice)"))
-    train.add_argument("--augment", action="store_true", default=None,
-                       help=tr("an image model: train on random crops (padding 2) and mirror images of the training "
-                               "images (default: the images as they are)"))
+    for module in data_trainer_modules():  # (the options of kinds trained on data of their own sort: --augment …)
+        module.add_arguments(train)
     train.add_argument("--arch", help=tr('JSON of model settings, e.g. \'{"num_decoder_layers": 3}\' '
                                          "(default: the kind's standard model, models/MODELS.md)"))
     from attnviz.core.models.kinds import all_tasks, task_kinds, tasks_of
@@ -97,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
             option=given[0]))
     if (own := data_trainer(args.kind)) is not None:  # (a kind trained on data of its own sort: images …)
         return cast(int, own(args, _parse_arch, _training_errors))
-    if args.augment:
-        raise CliError(tr("--augment goes with an image model (attnviz train vit)"))
+    for module in data_trainer_modules():
+        module.refuse_options(args)
     with _training_errors(args.out):
         if not KINDS[args.kind].reads_text:  # the regression family trains on its own synthetic data
             if given := [name for name in TRAIN_TRANSLATION_ONLY if getattr(args, name) is not None]:
@@ -160,7 +160,7 @@ def _train_mlm(args: argparse.Namespace) -> int:
         raise CliError(tr("--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)").format(
             task=MLM_TASK, kinds=", ".join(fills)))
     if given := [f"--{name.replace('_', '-')}" for name in (*LIVE_ONLY, "stop_after", "resume", "minutes", "augment")
-                 if getattr(args, name) is not None]:
+                 if getattr(args, name, None) is not None]:
         raise CliError(tr("{option} does not go with --task {task}").format(option=given[0], task=MLM_TASK))
     if args.data is None or not Path(args.data).is_file():
         raise CliError(tr("training data not found: {path}").format(path=args.data))
@@ -204,7 +204,7 @@ def _train_task(args: argparse.Namespace) -> int:
         raise CliError(tr("--task {task} trains {kinds}; {kind} learns {tasks}").format(
             task=args.task, kinds=", ".join(learners), kind=args.kind, tasks=", ".join(tasks_of(args.kind))))
     if given := [f"--{name.replace('_', '-')}" for name in ("data", "stop_after", "resume", "augment")
-                 if getattr(args, name)]:
+                 if getattr(args, name, None)]:
         raise CliError(tr("{option} does not go with --task (the task's data is generated)").format(option=given[0]))
     changes = {k: v for k, v in {"epochs": args.epochs, "minutes": args.minutes, "snapshots": args.snapshots,
                                    "batch_size": args.batch_size, "lr": args.lr, "seed": args.seed}.items()

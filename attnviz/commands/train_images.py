@@ -1,5 +1,5 @@
 """``attnviz train vit --data DIR`` (the vision family's half of :mod:`attnviz.commands.train`, named by its
-registry record's ``data_trainer``)."""
+registry record's ``data_trainer``): its options (``--augment``), what its --data is, and its run."""
 
 from __future__ import annotations
 
@@ -11,6 +11,24 @@ from typing import Any
 
 from attnviz.commands.shared import CliError, chosen_device
 from attnviz.i18n import tr
+
+
+def add_arguments(train: argparse.ArgumentParser) -> None:
+    """The image models' own options of ``attnviz train``."""
+    train.add_argument("--augment", action="store_true", default=None,
+                       help=tr("an image model: train on random crops (padding 2) and mirror images of the training "
+                               "images (default: the images as they are)"))
+
+
+def data_help() -> str:
+    """What --data is for an image model: the end of the option's help, after its other uses."""
+    return tr("; an image model: the folder of Fashion-MNIST's four idx files")
+
+
+def refuse_options(args: argparse.Namespace) -> None:
+    """CliError where a kind that is not an image model is given an image model's option."""
+    if args.augment:
+        raise CliError(tr("--augment goes with an image model (attnviz train vit)"))
 
 
 def run(args: argparse.Namespace, parse_arch: Callable[[str, str], dict[str, Any]],

@@ -183,6 +183,9 @@ class SequenceLayout:
     words: ClassVar[Words] = Words()
     kind_names: ClassVar[dict[AttentionKind, str]] = {}  # kinds this layout names its own way
     source_causal: ClassVar[bool] = False  # the source's own self-attention is causal (a prompt)
+    # module:object of the family's answers to the generic docks (attnviz.gui.panels.family_views.FamilyViews), or
+    # None: the docks' own drawing of sentences
+    panel_views: ClassVar[str | None] = None
 
     def __repr__(self) -> str:
         return f"<{self.name} layout>"
@@ -581,6 +584,7 @@ class ImageLayout(SequenceLayout):
     name = "image"
     capabilities = frozenset({Capability.IMAGE, Capability.MAPS})
     dock_group = "vision"
+    panel_views = "attnviz.gui.panels.image_views:IMAGE_VIEWS"
     kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
 
     def kinds(self, source: RecordedSource) -> list[AttentionKind]:

@@ -15,10 +15,11 @@ exhaust a laptop.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import math
 import types
 from collections.abc import Callable, Mapping
-from typing import Any, get_type_hints
+from typing import Any, cast, get_type_hints
 
 from attnviz.core.results import KERNELS
 from attnviz.i18n import tr
@@ -49,7 +50,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "n_train": (1, 100_000), "seed": (0, 2**32 - 1),
     # training options (TrainOptions, stored in a checkpoint's training info)
     "epochs": (1, 100_000), "stop_after": (1, 100_000), "batch_size": (1, 4096),
-    # a vision transformer's image (ViTConfig; its positions are bounded by ``vit_cells``)
+    # an image model's image and classes (its positions are bounded by its kind's own ``attention_cells``)
     "image_size": (1, 1024), "patch_size": (1, 1024), "channels": (1, 4), "mlp_hiddens": (1, 16384),
     "num_classes": (1, 100_000), "warmup_steps": (0, 1_000_000), "val_images": (1, 50_000),
 }
@@ -103,21 +104,24 @@ def rnn_cells(values: Mapping[str, Any]) -> int:
     return sum(t * source for t in steps)
 
 
-def vit_cells(values: Mapping[str, Any]) -> int:
-    """A vision transformer: one image, L·H·N² with N = 1 + (image_size / patch_size)² positions ([CLS] and
-    the patches)."""
-    patch = max(int(values.get("patch_size", 1)), 1)
-    positions = 1 + (int(values.get("image_size", 0)) // patch) ** 2
-    return int(values.get("num_layers", 0)) * int(values.get("num_heads", 1)) * positions**2
+def cells_function(cells: AttentionCells | str) -> AttentionCells:
+    """``cells`` itself, or the function a ``"module:function"`` names (a family's own bound, imported when a config
+    is first checked)."""
+    if isinstance(cells, str):
+        module, name = cells.split(":")
+        return cast(AttentionCells, getattr(importlib.import_module(module), name))
+    return cells
 
 
-def recorded_attention_bytes(values: Mapping[str, Any], cells: AttentionCells) -> int:
+def recorded_attention_bytes(values: Mapping[str, Any], cells: AttentionCells | str) -> int:
     """Bytes of attention maps (weights and scores, float32) the app keeps for one sentence decoded to
-    max_tgt_len, counted by the model kind's ``cells`` (``ModelKind.attention_cells``)."""
-    return 8 * cells(values)
+    max_tgt_len, counted by the model kind's ``cells`` (``ModelKind.attention_cells``: a function, or a
+    ``"module:function"`` naming one)."""
+    return 8 * cells_function(cells)(values)
 
 
-def check_config_values(config_cls: type, values: dict[str, Any], cells: AttentionCells | None = None) -> list[str]:
+def check_config_values(config_cls: type, values: dict[str, Any],
+                        cells: AttentionCells | str | None = None) -> list[str]:
     """The problems with ``values`` for ``config_cls`` (a dataclass): wrong types, values out of range,
     heads that do not divide the width, literals not allowed, and (given the model kind's ``cells``) more
     attention maps than one decoding may record. Empty when it can be built."""

@@ -35,7 +35,7 @@ class FigureSpec:
     divider: int = 0  # a line before row and column ``divider`` (a decoder-only model's prompt | answer); 0: none
     hidden_rows: int = 0  # the last rows are steps not decoded yet (a flip-book frame): blank, labels measured only
     bar_min_px: float = 120.0  # the colour bar is the grid's height, but at least this (at scale 1; 0: the grid's)
-    # an image the cells are laid over (an overlay of attention on the picture a vision model read): (Hp, Wp, 3)
+    # an image the cells are laid over (an overlay of attention on the picture an image model read): (Hp, Wp, 3)
     # float in [0, 1], stretched to the cell grid and drawn under the cells, which are drawn at ``opacity``
     picture: np.ndarray | None = None
     opacity: float = 1.0

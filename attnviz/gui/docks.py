@@ -27,6 +27,7 @@ from attnviz.gui.panels.beams import BeamsPanel
 from attnviz.gui.panels.compare import ComparePanel
 from attnviz.gui.panels.computation import ComputationPanel
 from attnviz.gui.panels.explain import ExplainPanel
+from attnviz.gui.panels.family_views import views_of
 from attnviz.gui.panels.heads import HeadsPanel
 from attnviz.gui.panels.image import ImagePanel
 from attnviz.gui.panels.kernel import KernelPanel
@@ -63,9 +64,11 @@ def needs(capability: Capability) -> Callable[[ModelInfo], bool]:
     return lambda info: info.offers(capability)
 
 
-def needs_any(*capabilities: Capability) -> Callable[[ModelInfo], bool]:
-    """A panel that applies to models offering any of ``capabilities``."""
-    return lambda info: any(info.offers(capability) for capability in capabilities)
+def needs_or_own(capability: Capability | None, name: str) -> Callable[[ModelInfo], bool]:
+    """A panel (called ``name``) that applies to models offering ``capability``, and to those whose family shows
+    it (its layout's views name it: ``FamilyViews.docks``; a family's own panel: no capability)."""
+    return lambda info: (capability is not None and info.offers(capability)) \
+        or name in views_of(info.layout).docks
 
 
 def family(group: str) -> Callable[[ModelInfo], bool]:
@@ -113,8 +116,8 @@ class PanelEntry:
 
 
 PANELS: tuple[PanelEntry, ...] = (
-    PanelEntry("image", N_("Image"), ImagePanel, Area.LeftDockWidgetArea, needs(Capability.IMAGE), tab_with="masks",
-               figure=ImagePanel.figure, main=True, at_start=False),
+    PanelEntry("image", N_("Image"), ImagePanel, Area.LeftDockWidgetArea, needs_or_own(None, "image"),
+               tab_with="masks", figure=ImagePanel.figure, main=True, at_start=False),
     PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, needs(Capability.MAPS),
                figure=AttentionPanel.figure, main=True),
     PanelEntry("kernel", N_("Kernel regression"), KernelPanel, Area.RightDockWidgetArea, needs(Capability.KERNEL),
@@ -127,17 +130,17 @@ PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("batch", N_("Batch"), BatchPanel, Area.LeftDockWidgetArea, needs(Capability.DECODER),
                tab_with="scoring"),
     PanelEntry("computation", N_("Computation"), ComputationPanel, Area.LeftDockWidgetArea,
-               needs_any(Capability.SENTENCE, Capability.IMAGE), tab_with="batch"),
+               needs_or_own(Capability.SENTENCE, "computation"), tab_with="batch"),
     PanelEntry("heads", N_("Head atlas"), HeadsPanel, Area.LeftDockWidgetArea,
-               needs_any(Capability.DECODER, Capability.IMAGE),
+               needs_or_own(Capability.DECODER, "heads"),
                tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
     PanelEntry("explain", N_("Explain"), ExplainPanel, Area.RightDockWidgetArea,
-               needs_any(Capability.STEPS, Capability.IMAGE),
+               needs_or_own(Capability.STEPS, "explain"),
                tab_with="rollout", figure=named(ExplainPanel.figure, "explain")),
     PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea,
-               needs_any(Capability.STEPS, Capability.IMAGE),
+               needs_or_own(Capability.STEPS, "compare"),
                tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
     PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, needs(Capability.DECODER),
                tab_with="compare", figure=named(BeamsPanel.figure, "beam-tree")),

@@ -266,7 +266,7 @@
         <translation>--arch：{kind} 没有设置 {unknown}；已知设置：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="101"/>
+        <location filename="../../attnviz/commands/train_images.py" line="31"/>
         <source>--augment goes with an image model (attnviz train vit)</source>
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train_images.py" line="23"/>
+        <location filename="../../attnviz/commands/train_images.py" line="41"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
@@ -585,6 +585,11 @@
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/train_images.py" line="25"/>
+        <source>; an image model: the folder of Fashion-MNIST's four idx files</source>
+        <translation>；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="248"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
@@ -831,7 +836,7 @@
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="261"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -934,7 +939,7 @@
         <translation>图像模型：models/vit.safetensors</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="61"/>
+        <location filename="../../attnviz/commands/train_images.py" line="19"/>
         <source>an image model: train on random crops (padding 2) and mirror images of the training images (default: the images as they are)</source>
         <translation>图像模型：用训练图像的随机裁剪（填充 2）和镜像进行训练（默认：使用原图）</translation>
     </message>
@@ -1318,7 +1323,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="42"/>
+        <location filename="../../attnviz/commands/train.py" line="43"/>
         <source>auto, cpu, cuda, cuda:N or mps (default auto)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
@@ -1598,7 +1603,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要打开的检查点（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="35"/>
+        <location filename="../../attnviz/commands/train.py" line="36"/>
         <source>checkpoint to write (.safetensors); an existing checkpoint is replaced only with --force, any other file never</source>
         <translation>要写入的检查点（.safetensors）；已有检查点仅在 --force 时被替换，其他文件从不替换</translation>
     </message>
@@ -1801,7 +1806,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>常数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="51"/>
+        <location filename="../../attnviz/commands/train.py" line="52"/>
         <source>continue a stopped run from its state beside --out (OUT.resume, written after each epoch and every 10 minutes); give the same --data, --epochs and settings (default: a new run)</source>
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
@@ -1893,7 +1898,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认 1：繁忙机器上速度稳定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="59"/>
+        <location filename="../../attnviz/commands/train.py" line="60"/>
         <source>CPU threads for torch (default: torch's own choice)</source>
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
@@ -2048,7 +2053,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="252"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="255"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -2058,7 +2063,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="138"/>
+        <location filename="../../attnviz/core/limits.py" line="142"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -2244,7 +2249,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="284"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2730,12 +2735,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="262"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="267"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
@@ -2871,22 +2876,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="278"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="288"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="304"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="308"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -3753,7 +3758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="312"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="316"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -4008,7 +4013,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="135"/>
+        <location filename="../../attnviz/core/limits.py" line="139"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -4396,7 +4401,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>迭代周期数：遍历 8,192 个训练样本的次数（核回归：SGD 步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="40"/>
+        <location filename="../../attnviz/commands/train.py" line="41"/>
         <source>passes over the data (default {epochs}; kernel-regression {kernel_epochs})</source>
         <translation>遍历数据的迭代周期数（默认 {epochs}；核回归为 {kernel_epochs}）</translation>
     </message>
@@ -4467,7 +4472,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="54"/>
+        <location filename="../../attnviz/commands/train.py" line="55"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
     </message>
@@ -4962,7 +4967,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="38"/>
+        <location filename="../../attnviz/commands/train.py" line="39"/>
         <source>replace an attnviz checkpoint at --out (default: refuse)</source>
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
@@ -5166,35 +5171,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="283"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="290"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="286"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="293"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="254"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="280"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="296"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="299"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="307"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="311"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="246"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="249"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="266"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5260,7 +5265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="44"/>
+        <location filename="../../attnviz/commands/train.py" line="45"/>
         <source>seed of the validation split, the batches and the initial weights (default {seed})</source>
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
@@ -5298,7 +5303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="58"/>
+        <location filename="../../attnviz/commands/train.py" line="59"/>
         <source>sentence pairs per step (default {size})</source>
         <translation>每步的句对数（默认 {size}）</translation>
     </message>
@@ -5780,7 +5785,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="48"/>
+        <location filename="../../attnviz/commands/train.py" line="49"/>
         <source>stop after N epochs; the learning-rate schedule still spans --epochs (default: --epochs)</source>
         <translation>训练 N 个迭代周期后停止；学习率调度仍按 --epochs 安排（默认：--epochs）</translation>
     </message>
@@ -5795,7 +5800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练达到此分钟数后即停止，即使还有未完成的迭代周期（0：不限）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="46"/>
+        <location filename="../../attnviz/commands/train.py" line="47"/>
         <source>stop after this much wall-clock time (default: no limit)</source>
         <translation>实际用时达到此值后停止（默认：不限）</translation>
     </message>
@@ -7090,7 +7095,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="244"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -7158,9 +7163,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train.py" line="33"/>
-        <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none; an image model: the folder of Fashion-MNIST's four idx files)</source>
-        <translation>英语&lt;TAB&gt;法语句对的 TSV 文件（必需；kernel-regression 不需要；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹）</translation>
+        <location filename="../../attnviz/commands/train.py" line="34"/>
+        <source>TSV of english&lt;TAB&gt;french pairs (required; kernel-regression takes none{others})</source>
+        <translation>英语&lt;TAB&gt;法语句对的 TSV 文件（必需；kernel-regression 不需要{others}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="35"/>
@@ -7233,7 +7238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="323"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="327"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -7318,7 +7323,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="294"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="297"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7553,7 +7558,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}：训练 {minutes} 分钟，训练集 BLEU {bleu:.2f}（句子太少，未划分验证集）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/train_images.py" line="32"/>
+        <location filename="../../attnviz/commands/train_images.py" line="50"/>
         <source>wrote {out}: validation accuracy {accuracy:.2f} % after {minutes} min</source>
         <translation>已写入 {out}：验证准确率 {accuracy:.2f} %，用时 {minutes} 分钟</translation>
     </message>
@@ -7875,7 +7880,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="370"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="374"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -8096,12 +8101,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}（文档）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="173"/>
+        <location filename="../../attnviz/core/limits.py" line="177"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="167"/>
+        <location filename="../../attnviz/core/limits.py" line="171"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -8166,28 +8171,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="171"/>
+        <location filename="../../attnviz/core/limits.py" line="175"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="180"/>
+        <location filename="../../attnviz/core/limits.py" line="184"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="165"/>
+        <location filename="../../attnviz/core/limits.py" line="169"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="158"/>
-        <location filename="../../attnviz/core/limits.py" line="178"/>
+        <location filename="../../attnviz/core/limits.py" line="162"/>
+        <location filename="../../attnviz/core/limits.py" line="182"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="161"/>
+        <location filename="../../attnviz/core/limits.py" line="165"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>

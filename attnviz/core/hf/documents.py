@@ -73,8 +73,8 @@ def positions_of(loaded: Any) -> int:
 
 def reads_documents(loaded: Any) -> bool:
     """Whether ``loaded`` is a Hugging Face language model (decoder-only or encoder-only) whose heads
-    :func:`document_atlas` maps: not an encoder–decoder, not an image model."""
-    return bool(loaded.kind.startswith("hf-") and loaded.kind != "hf-seq2seq" and not loaded.model_kind.reads_images)
+    :func:`document_atlas` maps: not an encoder–decoder, and one whose layout reads sentences (its capabilities)."""
+    return bool(loaded.kind.startswith("hf-") and loaded.kind != "hf-seq2seq" and loaded.model_kind.reads_text)
 
 
 def is_encoder(loaded: Any) -> bool:

@@ -97,7 +97,9 @@ class ModelKind:
     scoring_formula: str = ""
     attention: tuple[AttentionKind, ...] = ()
     layout: str = "encoder-decoder"
-    attention_cells: Callable[[Mapping[str, Any]], int] | None = None  # core/limits.py: what a decoding records
+    # core/limits.py: what a decoding records, a function or a "module:function" imported when first asked (a
+    # family's own bound)
+    attention_cells: Callable[[Mapping[str, Any]], int] | str | None = None
     sinusoidal_positions: bool = False  # adds the sinusoidal positional encoding to its embeddings
     hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
@@ -129,7 +131,8 @@ class ModelKind:
     # None: the commands' own sentence paths. A folder given as --data goes to the first record that has one
     input_commands: str | None = None
     # module:function (args, parse_arch, training_errors) -> exit code: ``attnviz train KIND`` on data of the kind's
-    # own sort (a folder of images …); None: sentence pairs (or, for a kind that reads no text, its synthetic data)
+    # own sort (a folder of images …); None: sentence pairs (or, for a kind that reads no text, its synthetic data).
+    # Its module also has ``add_arguments``, ``data_help`` and ``refuse_options`` (:func:`data_trainer_modules`)
     data_trainer: str | None = None
 
     @property
@@ -295,7 +298,8 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "attnviz.core.models.vit", "ViTConfig", "VisionTransformer", default_lr=2e-3,
               scoring_formula=N_("scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = "
                                  "(W_q q)ᵀ(W_k k) / √d_head"),
-              attention=(AttentionKind.ENCODER_SELF,), layout="image", attention_cells=limits.vit_cells,
+              attention=(AttentionKind.ENCODER_SELF,), layout="image",
+              attention_cells="attnviz.core.models.vit_limits:vit_cells",
               data_fields=("image_size", "channels", "num_classes"), image_reader="attnviz.core.models.vit:ViTReader",
               input_commands=IMAGE_COMMANDS, data_trainer="attnviz.commands.train_images:run",
               task_sizes=TaskSizes({"tiny": (32, 2, 2), "small": (64, 3, 4)}, ("num_layers",), place=3,
@@ -402,6 +406,14 @@ def data_trainer(kind: str) -> Callable[..., Any] | None:
     ``data_trainer``), or None."""
     named = KINDS[kind].data_trainer
     return cast(Callable[..., Any], _named(named)) if named is not None else None
+
+
+def data_trainer_modules() -> list[Any]:
+    """The modules of every record's ``data_trainer`` (once each, in the registry's order): each adds its own options
+    to ``attnviz train`` (``add_arguments(parser)``), says what its --data is (``data_help()``) and refuses its
+    options for the other kinds (``refuse_options(args)``)."""
+    named = dict.fromkeys(k.data_trainer.split(":")[0] for k in KINDS.values() if k.data_trainer is not None)
+    return [importlib.import_module(module) for module in named]
 
 
 def input_command(command: str, kind: ModelKind | None = None) -> Callable[..., Any] | None:

@@ -12,20 +12,20 @@ on its own patch grid, with each model's top class.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.checkpoints.header import checkpoint_kind
-from attnviz.core.layout import Capability
+from attnviz.core.layout import Capability, SequenceLayout
 from attnviz.core.models.kinds import KINDS
 from attnviz.figures.compare import comparison_figures, comparison_grid
 from attnviz.figures.image import image_comparison_figures, image_comparison_grid
 from attnviz.figures.spec import FigureSpec, GridSpec, empty_figure
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.panels.family_views import views_of
 from attnviz.gui.panels.image import FigureCanvas
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
@@ -102,7 +102,7 @@ class ComparePanel(QtWidgets.QWidget):
         self.model_box.addItem(tr(NONE), "")
         for path in shipped_models():
             kind = KINDS.get(checkpoint_kind(path))
-            if kind is not None and _listing_of(kind.sequence_layout.offers) == listing:
+            if kind is not None and _listing_of(kind.sequence_layout) == listing:
                 self.model_box.addItem(path.stem, str(path))
         self.model_box.addItem(tr(OTHER), OTHER)
         self.model_box.addItem(tr(OTHER_HF), OTHER_HF)
@@ -110,8 +110,8 @@ class ComparePanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
-        if new.model is not None and _listing_of(new.model.offers) != self._listing:
-            self._list_models(_listing_of(new.model.offers))
+        if new.model is not None and _listing_of(new.model.layout) != self._listing:
+            self._list_models(_listing_of(new.model.layout))
             self._show_images(self._listing == IMAGES)
             self._choose(new.compared_with)
         if changed(old, new, "compared_with") or (not new.busy and not self._showing(new.compared_with)):
@@ -231,9 +231,7 @@ class ComparePanel(QtWidgets.QWidget):
                 heatmap.show_linked_cell(row, col)
 
 
-def _listing_of(offers: Callable[[Capability], bool]) -> str:
-    """Which models compare with a model that ``offers`` these capabilities: image models, models that translate, or
-    models that fill masks."""
-    if offers(Capability.IMAGE):
-        return IMAGES
-    return TRANSLATING if offers(Capability.DECODER) else FILLING
+def _listing_of(layout: SequenceLayout) -> str:
+    """Which models compare with a model of ``layout``: those its family lists (image models …), models that
+    translate, or models that fill masks."""
+    return views_of(layout).compare_listing or (TRANSLATING if layout.offers(Capability.DECODER) else FILLING)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.layout import Capability
 from attnviz.core.limits import MAX_IG_STEPS
 from attnviz.figures.spec import AnyFigure, empty_figure
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.numbered import set_numbered
+from attnviz.gui.panels.family_views import views_of
 from attnviz.gui.panels.image import FigureCanvas
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
@@ -143,9 +143,8 @@ class ExplainPanel(QtWidgets.QWidget):
         return self.rows.spec if self.rows.spec.values.size else None
 
     def _image_on_show(self) -> bool:
-        model, source = self.state.model, self.state.shown_source
-        return model is not None and model.offers(Capability.IMAGE) and source is not None \
-            and source.picture is not None
+        model = self.state.model
+        return model is not None and views_of(model.layout).input_on_show(self.state) is not None
 
     # -- drawing --------------------------------------------------------------------------------------
     def _fit_choices(self) -> None:
@@ -181,13 +180,13 @@ class ExplainPanel(QtWidgets.QWidget):
         explanation = self.state.explanation
         if explanation is None:
             return
-        from attnviz.figures.explain import agreement_figure, image_rows_figure
+        from attnviz.figures.explain import agreement_figure
 
         short = tuple(tr(SHORT[m]) if m in SHORT else m for m in explanation.methods)
-        source = self.state.shown_source
-        if self._image_on_show() and source is not None and source.picture is not None:
-            grid = image_rows_figure(explanation, source.picture)
-            title = f"{self.state.model.name if self.state.model else ''} · {source.text} · {grid.title}"
+        source, model = self.state.shown_source, self.state.model
+        grid = views_of(model.layout).explain_figure(explanation, self.state) if model is not None else None
+        if grid is not None and source is not None:  # (the family's own input: an image's overlays)
+            title = f"{model.name if model is not None else ''} · {source.text} · {grid.title}"
             panels = tuple(replace(panel, title=name) for panel, name in zip(grid.panels, short, strict=True))
             self.overlays.show_figure(replace(grid, title=title, panels=panels))
         else:

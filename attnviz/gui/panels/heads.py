@@ -2,7 +2,8 @@
 
 For an image model the corpus is a folder of images (the shipped samples by default) and the grid a row per layer:
 its heads' mean attention distance in pixels, entropy and ``[CLS]`` share; a second tab draws the distance by layer
-against the distance of attention spread evenly (the ViT paper's Figure 7 right). Its heads are not switched off.
+against the distance of attention spread evenly (Dosovitskiy et al. 2021, Figure 7 right). Its heads are not switched
+off.
 
 One heatmap holds every head: a row per attention kind and layer (``enc-self 1`` …), a column per head, coloured
 by the statistic chosen (importance, confidence, entropy, the positional shares, the sinks' share, …). Hovering
@@ -27,10 +28,10 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.layout import Capability
 from attnviz.figures.spec import FigureSpec, LineSpec, empty_figure, fit_levels
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.panels.family_views import views_of
 from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
@@ -254,7 +255,7 @@ class HeadsPanel(QtWidgets.QWidget):
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
         if changed(old, new, "model"):
-            self._list_corpora(new.model is not None and new.model.offers(Capability.IMAGE),
+            self._list_corpora(views_of(new.model.layout if new.model is not None else None).corpus_of_its_own,
                                new.model is not None and new.model.documents)
         if changed(old, new, "atlas_progress"):
             self._show_progress(new.atlas_progress)

@@ -7,12 +7,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from attnviz.core.layout import Picture
 from attnviz.core.results import PositionalDescription
-from attnviz.figures.image import position_similarity
 from attnviz.figures.panels import positional_similarity_figure, positional_table_figure
 from attnviz.figures.spec import AnyFigure, empty_figure
 from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.panels.family_views import views_of
 from attnviz.gui.titled_plot import legend_below
 from attnviz.i18n import tr
 from attnviz.session import Session, SessionState, changed
@@ -125,7 +124,8 @@ class PositionalPanel(QtWidgets.QWidget):
             self.sentence_length = -1  # re-outline on the new table
         source, step = new.shown_source, new.step
         if changed(old, new, "model", "shown_source"):
-            self._show_patches(source.picture if source is not None else None)
+            self._show_patches(views_of(new.model.layout if new.model is not None else None).positions_figure(
+                self.table, new))
         length = source.layout.positions(source, step) if source is not None else 0  # 0: no outline
         if length != self.sentence_length:
             self.sentence_length = length
@@ -152,18 +152,17 @@ class PositionalPanel(QtWidgets.QWidget):
         self.rope_decay.plot(np.arange(len(described.rope_decay)), described.rope_decay, pen=pg.mkPen("#d62728",
                                                                                                     width=2))
 
-    def _show_patches(self, picture: Picture | None) -> None:
-        """An image model's learned positions on its patch grid (the ViT paper's Figure 7, centre), in a tab of its
-        own; none for a sentence, or a table that is not one row per position."""
+    def _show_patches(self, figure: AnyFigure | None) -> None:
+        """A family's own figure of the table over its input's places (an image model's learned positions on its
+        patch grid: ``FamilyViews.positions_figure``), in a tab of its own; none for a sentence."""
         index = self.tabs.indexOf(self.patches_view)
-        patches = picture.grid[0] * picture.grid[1] if picture is not None else -1
-        if picture is None or not patches <= self.table.shape[0] <= picture.specials + patches:
+        if figure is None:
             if index >= 0:
                 self.tabs.removeTab(index)
             return
         if index < 0:
             self.tabs.addTab(self.patches_view, tr("Patches (2-D)"))
-        self.patches_view.show_figure(position_similarity(self.table, picture))
+        self.patches_view.show_figure(figure)
 
     def patches_figure(self) -> AnyFigure | None:
         """The patches' similarity grid on show (an image model's), or None."""
