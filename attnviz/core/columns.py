@@ -165,8 +165,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('entropy', N_('mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)')),
         ('cls_share', N_("mean weight a patch's query puts on [CLS]")),
         ('other_specials_share', N_("mean weight a patch's query puts on the other positions without a place on the "
-                                    "image: DeiT's distillation token, DINOv2's registers (0 for a model with only "
-                                    "[CLS])")),
+                                    "image: a distillation token, register tokens (0 for a model with only [CLS])")),
         ('mean_distance_px', N_("mean attention distance in pixels of the model's input: for a patch's query, the "
                                 'distance between its centre and each patch\'s centre weighted by the attention, '
                                 'renormalised over the patches ([CLS] and the other special positions have no '

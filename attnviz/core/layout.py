@@ -15,16 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.rollout import rollout, source_attribution
 from attnviz.i18n import N_, tr
-
-if TYPE_CHECKING:  # (results.py imports this module)
-    from attnviz.core.results import OnDemandMaps
 
 
 class RecordedSource(Protocol):
@@ -100,6 +97,26 @@ class Picture:
     def on_grid(self, row: np.ndarray) -> np.ndarray:
         """A row of N values over the positions -> (rows, columns): the patches' values laid out on the image."""
         return np.asarray(row)[self.specials: self.specials + self.grid[0] * self.grid[1]].reshape(self.grid)
+
+
+@dataclass(frozen=True, eq=False)
+class OnDemandMaps:
+    """A long prompt's self-attention, computed a map at a time (core/attention/on_demand.py: the session keeps the
+    queries and keys on its worker, never here): its ``layers`` × ``heads`` and the one map computed last, layer
+    ``layer``'s head ``head`` (0-based; -1: none yet), weights or, with ``scores``, pre-softmax scores, ``values``
+    (S, S) float32 with the cells its mask hid, ``hidden`` (S, S) bool."""
+
+    layers: int
+    heads: int
+    layer: int = -1
+    head: int = -1
+    scores: bool = False
+    values: np.ndarray | None = None
+    hidden: np.ndarray | None = None
+
+    def shows(self, layer: int, head: int, scores: bool) -> bool:
+        """Whether the map computed is that one."""
+        return self.values is not None and (self.layer, self.head, self.scores) == (layer, head, scores)
 
 
 def patch_labels(specials: tuple[str, ...], grid: tuple[int, int]) -> tuple[str, ...]:

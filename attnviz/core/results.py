@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attnviz.core.layout import ENCODER_DECODER, Picture, SequenceLayout
+from attnviz.core.layout import ENCODER_DECODER, OnDemandMaps, Picture, SequenceLayout
 from attnviz.i18n import N_
 
 KERNELS = ("gaussian", "boxcar", "epanechnikov", "constant")  # constant: average pooling
@@ -53,26 +53,6 @@ class EncodedSource:
     classes: tuple[str, ...] = ()
     class_probs: np.ndarray | None = None
     on_demand: OnDemandMaps | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class OnDemandMaps:
-    """A long prompt's self-attention, computed a map at a time (core/attention/on_demand.py: the session keeps the
-    queries and keys on its worker, never here): its ``layers`` × ``heads`` and the one map computed last, layer
-    ``layer``'s head ``head`` (0-based; -1: none yet), weights or, with ``scores``, pre-softmax scores, ``values``
-    (S, S) float32 with the cells its mask hid, ``hidden`` (S, S) bool."""
-
-    layers: int
-    heads: int
-    layer: int = -1
-    head: int = -1
-    scores: bool = False
-    values: np.ndarray | None = None
-    hidden: np.ndarray | None = None
-
-    def shows(self, layer: int, head: int, scores: bool) -> bool:
-        """Whether the map computed is that one."""
-        return self.values is not None and (self.layer, self.head, self.scores) == (layer, head, scores)
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)

@@ -54,7 +54,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="239"/>
+        <location filename="../../attnviz/core/columns.py" line="238"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -218,7 +218,7 @@
         <translation>（评分 &lt;b&gt;{score}&lt;/b&gt;，log p {log_prob}，T = {length}，已结束）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="184"/>
         <location filename="../../attnviz/training/data.py" line="85"/>
         <source>, </source>
         <comment>list separator</comment>
@@ -595,7 +595,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="490"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -630,7 +630,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="486"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="487"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -640,7 +640,7 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <location filename="../../attnviz/core/columns.py" line="185"/>
         <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
         <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；`attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
@@ -682,27 +682,27 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="554"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="555"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="562"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="563"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -718,12 +718,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="552"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="553"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -894,7 +894,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -954,7 +954,7 @@
         <translation>短靴</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="466"/>
+        <location filename="../../attnviz/core/layout.py" line="486"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -989,12 +989,12 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="139"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="118"/>
+        <location filename="../../attnviz/gui/docks.py" line="121"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
@@ -1035,12 +1035,12 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="486"/>
+        <location filename="../../attnviz/core/layout.py" line="506"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="485"/>
+        <location filename="../../attnviz/core/layout.py" line="505"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -1090,17 +1090,17 @@
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="153"/>
+        <location filename="../../attnviz/core/layout.py" line="170"/>
         <source>Attention rollout, encoder {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="372"/>
+        <location filename="../../attnviz/core/layout.py" line="392"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="482"/>
+        <location filename="../../attnviz/core/layout.py" line="502"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -1409,7 +1409,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽必须是正数，实际为 {bandwidth}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="127"/>
+        <location filename="../../attnviz/gui/docks.py" line="130"/>
         <source>Batch</source>
         <translation>批量</translation>
     </message>
@@ -1461,7 +1461,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="167"/>
-        <location filename="../../attnviz/gui/docks.py" line="142"/>
+        <location filename="../../attnviz/gui/docks.py" line="145"/>
         <source>Beams</source>
         <translation>束搜索</translation>
     </message>
@@ -1496,7 +1496,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
@@ -1506,12 +1506,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="441"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="442"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1553,7 +1553,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1588,12 +1588,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="158"/>
+        <location filename="../../attnviz/core/layout.py" line="175"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="157"/>
+        <location filename="../../attnviz/core/layout.py" line="174"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1675,13 +1675,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="165"/>
+        <location filename="../../attnviz/core/layout.py" line="182"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="490"/>
+        <location filename="../../attnviz/core/layout.py" line="510"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1696,7 +1696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1726,7 +1726,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>命令（attnviz COMMAND --help）：{commands}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="139"/>
+        <location filename="../../attnviz/gui/docks.py" line="142"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1748,7 +1748,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="129"/>
+        <location filename="../../attnviz/gui/docks.py" line="132"/>
         <source>Computation</source>
         <translation>计算过程</translation>
     </message>
@@ -1758,7 +1758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="605"/>
+        <location filename="../../attnviz/core/layout.py" line="626"/>
         <source>Computing layer {layer}, head {head} of {tokens} tokens…</source>
         <translation>正在计算 {tokens} 个词元的第 {layer} 层第 {head} 头…</translation>
     </message>
@@ -1838,7 +1838,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="131"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -1934,7 +1934,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="334"/>
+        <location filename="../../attnviz/core/layout.py" line="354"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -1964,7 +1964,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>CSV 数值 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="77"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
@@ -1989,7 +1989,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="178"/>
+        <location filename="../../attnviz/core/columns.py" line="177"/>
         <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's) or cross (`attnviz explain`: a translation model's cross-attention)</source>
         <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的）或 cross（`attnviz explain`：翻译模型的交叉注意力）</translation>
     </message>
@@ -2009,7 +2009,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="167"/>
+        <location filename="../../attnviz/core/layout.py" line="184"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
@@ -2027,13 +2027,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="156"/>
+        <location filename="../../attnviz/core/layout.py" line="173"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="358"/>
+        <location filename="../../attnviz/core/layout.py" line="378"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -2100,40 +2100,40 @@ Install them with:  sudo apt-get install {packages}
         <translation>差异：{first} − {second}（红色：{first} 关注更多）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="194"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="193"/>
         <source>dim {number}</source>
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="127"/>
+        <location filename="../../attnviz/core/results.py" line="107"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
         <translation>维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="183"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="182"/>
         <source>dimensions after the first {count} (of {total})</source>
         <translation>前 {count} 个之后的维度（共 {total} 个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="58"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="57"/>
         <source>Dimensions to plot over positions, e.g. 6, 7, 8-9</source>
         <translation>要随位置绘制的维度，例如 6, 7, 8-9</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="69"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="68"/>
         <source>Dimensions:</source>
         <translation>维度：</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2143,7 +2143,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离（键 − 查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="89"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="88"/>
         <source>distance m (positions)</source>
         <translation>距离 m（位置数）</translation>
     </message>
@@ -2202,12 +2202,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="240"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="202"/>
+        <location filename="../../attnviz/core/columns.py" line="201"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
@@ -2238,7 +2238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="155"/>
+        <location filename="../../attnviz/core/layout.py" line="172"/>
         <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
@@ -2290,7 +2290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="486"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2444,7 +2444,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>需要一个参数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="136"/>
+        <location filename="../../attnviz/gui/docks.py" line="139"/>
         <source>Explain</source>
         <translation>解释</translation>
     </message>
@@ -2539,7 +2539,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="944"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="80"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2626,7 +2626,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="492"/>
+        <location filename="../../attnviz/core/layout.py" line="512"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2674,7 +2674,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="166"/>
+        <location filename="../../attnviz/core/layout.py" line="183"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2745,7 +2745,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="169"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="170"/>
         <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
@@ -2763,9 +2763,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>头（层.头；颜色：注意力的种类）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="131"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="348"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="370"/>
+        <location filename="../../attnviz/gui/docks.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -2777,14 +2777,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="193"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="192"/>
         <source>head {number}</source>
         <translation>第 {number} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
-        <location filename="../../attnviz/gui/panels/explain.py" line="167"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="166"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
@@ -2804,12 +2804,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="464"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="465"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2819,7 +2819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭的头数（共 {count} 个；按归一化重要性，从最不重要的开始）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="165"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="164"/>
         <source>heads' mean</source>
         <translation>各头平均</translation>
     </message>
@@ -2906,7 +2906,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>忽略了显式参数 %r</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="116"/>
+        <location filename="../../attnviz/gui/docks.py" line="119"/>
         <source>Image</source>
         <translation>图像</translation>
     </message>
@@ -2942,7 +2942,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="499"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="500"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2982,7 +2982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="229"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="228"/>
         <source>Integrated gradients: the attributions sum to {total:.3f}, f(x) − f(baseline) = {difference:.3f} ({ratio:.1%}).</source>
         <translation>积分梯度：归因之和为 {total:.3f}，f(x) − f(基线) = {difference:.3f}（{ratio:.1%}）。</translation>
     </message>
@@ -3069,7 +3069,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="120"/>
+        <location filename="../../attnviz/gui/docks.py" line="123"/>
         <source>Kernel regression</source>
         <translation>核回归</translation>
     </message>
@@ -3156,7 +3156,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="395"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3193,7 +3193,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="636"/>
+        <location filename="../../attnviz/core/layout.py" line="657"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <location filename="../../attnviz/figures/image.py" line="229"/>
         <source>layer {layer}</source>
@@ -3214,13 +3214,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
         <location filename="../../attnviz/figures/image.py" line="127"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="409"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="410"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="407"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="408"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3237,12 +3237,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="636"/>
+        <location filename="../../attnviz/core/layout.py" line="657"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="483"/>
+        <location filename="../../attnviz/core/layout.py" line="503"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -3311,7 +3311,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3453,7 +3453,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="100"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -3463,13 +3463,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="221"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3485,7 +3485,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="566"/>
+        <location filename="../../attnviz/core/layout.py" line="586"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3531,7 +3531,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="122"/>
+        <location filename="../../attnviz/gui/docks.py" line="125"/>
         <source>Masks</source>
         <translation>掩码</translation>
     </message>
@@ -3552,7 +3552,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3562,12 +3562,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="170"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="484"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3609,7 +3609,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="241"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3619,7 +3619,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="192"/>
+        <location filename="../../attnviz/core/columns.py" line="191"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
@@ -3650,8 +3650,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="167"/>
-        <source>mean weight a patch's query puts on the other positions without a place on the image: DeiT's distillation token, DINOv2's registers (0 for a model with only [CLS])</source>
-        <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：DeiT 的蒸馏词元、DINOv2 的寄存器词元（只有 [CLS] 的模型为 0）</translation>
+        <source>mean weight a patch's query puts on the other positions without a place on the image: a distillation token, register tokens (0 for a model with only [CLS])</source>
+        <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：蒸馏词元、寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="59"/>
@@ -3803,7 +3803,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="164"/>
+        <location filename="../../attnviz/core/layout.py" line="181"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
@@ -3819,7 +3819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="240"/>
+        <location filename="../../attnviz/core/columns.py" line="239"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3972,7 +3972,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="603"/>
+        <location filename="../../attnviz/core/layout.py" line="624"/>
         <source>Not at this length: {tokens} tokens. A prompt this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
         <translation>此长度下不显示：{tokens} 个词元。如此长的提示只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
@@ -4083,7 +4083,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="176"/>
+        <location filename="../../attnviz/core/columns.py" line="175"/>
         <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
         <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
     </message>
@@ -4098,12 +4098,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="197"/>
+        <location filename="../../attnviz/core/columns.py" line="196"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="204"/>
+        <location filename="../../attnviz/core/columns.py" line="203"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -4153,7 +4153,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4173,7 +4173,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开图像(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="114"/>
         <source>Open a checkpoint</source>
         <translation>打开一个检查点</translation>
     </message>
@@ -4264,7 +4264,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="488"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="489"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4324,7 +4324,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
         <source>pair i</source>
         <translation>维度对 i</translation>
     </message>
@@ -4426,7 +4426,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="165"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="164"/>
         <source>Patches (2-D)</source>
         <translation>图块（二维）</translation>
     </message>
@@ -4525,12 +4525,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="52"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="126"/>
+        <location filename="../../attnviz/core/results.py" line="106"/>
         <location filename="../../attnviz/figures/panels.py" line="73"/>
         <location filename="../../attnviz/figures/panels.py" line="102"/>
         <source>position</source>
@@ -4547,7 +4547,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="123"/>
+        <location filename="../../attnviz/gui/docks.py" line="126"/>
         <source>Positional encoding</source>
         <translation>位置编码</translation>
     </message>
@@ -4582,8 +4582,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="375"/>
-        <location filename="../../attnviz/core/layout.py" line="487"/>
+        <location filename="../../attnviz/core/layout.py" line="395"/>
+        <location filename="../../attnviz/core/layout.py" line="507"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -4614,13 +4614,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="168"/>
+        <location filename="../../attnviz/core/layout.py" line="185"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="492"/>
+        <location filename="../../attnviz/core/layout.py" line="512"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -4680,33 +4680,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>{world} 个进程中的进程 {rank} 已停止：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="373"/>
+        <location filename="../../attnviz/core/layout.py" line="393"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="381"/>
+        <location filename="../../attnviz/core/layout.py" line="401"/>
         <source>prompt self-attention</source>
         <translation>提示词自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="466"/>
+        <location filename="../../attnviz/core/layout.py" line="486"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="376"/>
+        <location filename="../../attnviz/core/layout.py" line="396"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="375"/>
+        <location filename="../../attnviz/core/layout.py" line="395"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4741,24 +4741,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="159"/>
+        <location filename="../../attnviz/core/layout.py" line="176"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="490"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="154"/>
+        <location filename="../../attnviz/core/layout.py" line="171"/>
         <source>queries (encoder output)</source>
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="483"/>
+        <location filename="../../attnviz/core/layout.py" line="503"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="373"/>
+        <location filename="../../attnviz/core/layout.py" line="393"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4815,18 +4815,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="161"/>
+        <location filename="../../attnviz/core/layout.py" line="178"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="378"/>
+        <location filename="../../attnviz/core/layout.py" line="398"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="170"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
@@ -4846,12 +4846,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出时仍有后台任务在运行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="88"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="87"/>
         <source>q·k of two all-ones vectors m apart (1 at m = 0)</source>
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -5035,7 +5035,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RNN + 点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="134"/>
+        <location filename="../../attnviz/gui/docks.py" line="137"/>
         <source>Rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -5061,7 +5061,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="565"/>
+        <location filename="../../attnviz/core/layout.py" line="585"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -5225,7 +5225,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 之前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="125"/>
+        <location filename="../../attnviz/gui/docks.py" line="128"/>
         <source>Scoring</source>
         <translation>评分函数</translation>
     </message>
@@ -5270,14 +5270,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="515"/>
-        <location filename="../../attnviz/core/layout.py" line="481"/>
-        <location filename="../../attnviz/core/layout.py" line="584"/>
+        <location filename="../../attnviz/core/layout.py" line="535"/>
+        <location filename="../../attnviz/core/layout.py" line="501"/>
+        <location filename="../../attnviz/core/layout.py" line="605"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="382"/>
+        <location filename="../../attnviz/core/layout.py" line="402"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
@@ -5405,7 +5405,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="170"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="160"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -5485,12 +5485,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="157"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -5515,7 +5515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="185"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="184"/>
         <source>Skipped {problems}</source>
         <translation>已跳过 {problems}</translation>
     </message>
@@ -5565,7 +5565,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="355"/>
+        <location filename="../../attnviz/core/layout.py" line="375"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -5580,7 +5580,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="358"/>
+        <location filename="../../attnviz/core/layout.py" line="378"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="45"/>
         <source>source tokens</source>
@@ -5592,27 +5592,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>一次解码的源词元数，按束计（默认：每批 256 个句子）；设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="382"/>
+        <location filename="../../attnviz/core/layout.py" line="402"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="443"/>
+        <location filename="../../attnviz/core/layout.py" line="463"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="374"/>
+        <location filename="../../attnviz/core/layout.py" line="394"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="464"/>
+        <location filename="../../attnviz/core/layout.py" line="484"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="398"/>
+        <location filename="../../attnviz/core/layout.py" line="418"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -5643,7 +5643,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="242"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -5748,7 +5748,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="205"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="204"/>
         <source>step {n}</source>
         <translation>第 {n} 步</translation>
     </message>
@@ -5835,7 +5835,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -5855,12 +5855,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="77"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -5890,7 +5890,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="72"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="71"/>
         <source>Table</source>
         <translation>表格</translation>
     </message>
@@ -5938,12 +5938,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="563"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="564"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="555"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="556"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -5983,12 +5983,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="200"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz explain`: the explained step's query, its target position for cross and a translation's dec-self, its place in prompt + answer for a decoder-only model, the masked position for a BERT)</source>
         <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz explain`：所解释那一步的查询；对 cross 和翻译模型的 dec-self 为其目标位置，对仅解码器模型为其在提示 + 回答中的位置，对 BERT 为被遮盖的位置）</translation>
     </message>
@@ -6063,7 +6063,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="160"/>
+        <location filename="../../attnviz/core/layout.py" line="177"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -6128,7 +6128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="454"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="455"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6138,14 +6138,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="43"/>
         <location filename="../../attnviz/core/columns.py" line="164"/>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
+        <location filename="../../attnviz/core/columns.py" line="180"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
@@ -6175,7 +6175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="207"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6244,12 +6244,12 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/columns.py" line="42"/>
         <location filename="../../attnviz/core/columns.py" line="163"/>
-        <location filename="../../attnviz/core/columns.py" line="180"/>
+        <location filename="../../attnviz/core/columns.py" line="179"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="487"/>
+        <location filename="../../attnviz/core/layout.py" line="507"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -6259,12 +6259,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="484"/>
+        <location filename="../../attnviz/core/layout.py" line="504"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="206"/>
+        <location filename="../../attnviz/core/columns.py" line="205"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -6410,7 +6410,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="377"/>
+        <location filename="../../attnviz/core/layout.py" line="397"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -6436,7 +6436,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="190"/>
+        <location filename="../../attnviz/core/columns.py" line="189"/>
         <source>the query rows averaged: those of the bin that could see such a key, over every document (`attnviz explain`: one row per explained step)</source>
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
@@ -6461,12 +6461,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="193"/>
+        <location filename="../../attnviz/core/columns.py" line="192"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="203"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="204"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -6496,12 +6496,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="488"/>
+        <location filename="../../attnviz/core/layout.py" line="508"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6824,13 +6824,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="280"/>
-        <location filename="../../attnviz/core/layout.py" line="301"/>
+        <location filename="../../attnviz/core/layout.py" line="300"/>
+        <location filename="../../attnviz/core/layout.py" line="321"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="265"/>
+        <location filename="../../attnviz/core/layout.py" line="285"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -6846,14 +6846,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="533"/>
-        <location filename="../../attnviz/core/layout.py" line="539"/>
-        <location filename="../../attnviz/core/layout.py" line="415"/>
+        <location filename="../../attnviz/core/layout.py" line="553"/>
+        <location filename="../../attnviz/core/layout.py" line="559"/>
+        <location filename="../../attnviz/core/layout.py" line="435"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="673"/>
+        <location filename="../../attnviz/core/layout.py" line="694"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -6903,7 +6903,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="566"/>
+        <location filename="../../attnviz/core/layout.py" line="586"/>
         <location filename="../../attnviz/figures/explain.py" line="85"/>
         <location filename="../../attnviz/figures/explain.py" line="84"/>
         <source>tokens</source>
@@ -6940,7 +6940,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个源词元到目前为止获得的注意力总和（最后一层，各头取平均）：译过一次的词约为 1，漏译的词接近 0，重复的词远大于 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/docks.py" line="144"/>
+        <location filename="../../attnviz/gui/docks.py" line="147"/>
         <location filename="../../attnviz/gui/panels/train.py" line="147"/>
         <source>Train</source>
         <translation>训练</translation>
@@ -7135,7 +7135,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="163"/>
+        <location filename="../../attnviz/core/layout.py" line="180"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
@@ -7365,7 +7365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="198"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7391,7 +7391,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7456,12 +7456,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="489"/>
+        <location filename="../../attnviz/core/layout.py" line="509"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="491"/>
+        <location filename="../../attnviz/core/layout.py" line="511"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -8081,7 +8081,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="390"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -8096,7 +8096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="590"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="591"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -9369,38 +9369,38 @@ Open the session with that checkpoint?</source>
         <translation>α，模型自身的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="86"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="85"/>
         <source>θ_i (radians)</source>
         <translation>θ_i（弧度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="83"/>
         <source>θ_i: the angle pair i turns per position</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="166"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="165"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="34"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="33"/>
         <source>“{part}” (not a number)</source>
         <translation>“{part}”（不是数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/positional.py" line="37"/>
+        <location filename="../../attnviz/gui/panels/positional.py" line="36"/>
         <source>“{part}” (outside 0…{last})</source>
         <translation>“{part}”（超出 0…{last}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="176"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="175"/>
         <source>“{token}” (chosen)</source>
         <translation>“{token}”（选中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/explain.py" line="226"/>
+        <location filename="../../attnviz/gui/panels/explain.py" line="225"/>
         <source>“{token}”: log p = {log_prob:.3f}.</source>
         <translation>“{token}”：log p = {log_prob:.3f}。</translation>
     </message>
