@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from attnviz.core.attention.rollout import rollout
-from attnviz.core.heads.image_atlas import ImageAtlas
 from attnviz.core.layout import Picture
 from attnviz.core.results import EncodedSource, ImageComparison
 from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series, empty_figure, fit_levels
 from attnviz.i18n import N_, tr
+
+if TYPE_CHECKING:  # (torch behind it: the window's figures never import it)
+    from attnviz.core.heads.image_atlas import ImageAtlas
 
 ATTENTION, ROLLOUT, ROLLOUT_PLAIN = "attention", "rollout", "rollout-plain"
 SOURCES = {ATTENTION: N_("attention"), ROLLOUT: N_("rollout (+ 0.5·I for the residual)"),

@@ -96,17 +96,17 @@ def max_pooled(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """values (Q, K) reduced to the max over blocks of ``rows`` × ``cols`` cells (the last ones cut short), as float32
     (ceil(Q / rows), ceil(K / cols)). NaN cells (masked scores) are left out of a block's max; a block of only NaN stays
     NaN. Max rather than mean: one strong weight among near-zero ones keeps its colour in the overview."""
-    import torch  # (only here: drawing a small map never needs it)
-
+    values = np.asarray(values, np.float32)
     if rows == 1 and cols == 1:
-        return np.asarray(values, np.float32)
-    pool = torch.nn.functional.max_pool2d
-    tensor = torch.from_numpy(np.ascontiguousarray(values, np.float32))[None, None]
-    pooled = pool(tensor, (rows, cols), ceil_mode=True)[0, 0]
-    if torch.isnan(pooled).any():  # (torch's max keeps NaN: leave the NaN cells out, then mark blocks of only NaN)
-        pooled = pool(tensor.nan_to_num(nan=-math.inf), (rows, cols), ceil_mode=True)[0, 0]
-        pooled[pooled == -math.inf] = math.nan
-    return pooled.numpy()
+        return values
+    height, width = values.shape
+    blocks_down, blocks_across = -(-height // rows), -(-width // cols)
+    if (blocks_down * rows, blocks_across * cols) != (height, width):  # (the last blocks cut short: NaN beyond)
+        padded = np.full((blocks_down * rows, blocks_across * cols), np.nan, np.float32)
+        padded[:height, :width] = values
+        values = padded
+    blocks = values.reshape(blocks_down, rows, blocks_across, cols)
+    return np.fmax.reduce(np.fmax.reduce(blocks, axis=3), axis=1)  # (fmax: NaN only where a block is all NaN)
 
 
 def all_pooled(masked: np.ndarray, rows: int, cols: int) -> np.ndarray:
