@@ -90,6 +90,7 @@ class HeatmapLayout:
 
 
 WHITE = QtGui.QColor("white")
+MESSAGE_LINES = 8  # lines a figure without cells may take for its message ("Not at this length: …")
 
 
 def max_pooled(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -407,11 +408,12 @@ class Heatmap(QtWidgets.QWidget):
         wide, key labels rotated when the widest does not fit its cell, thinned only below a line."""
         line = self._metrics.height()
         title_width = max(size.width() - 2 * MARGIN, 1)
-        title_lines = wrapped_title(self._title_metrics, self.spec.title, title_width, self.title_lines)
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        most = self.title_lines if rows and cols else MESSAGE_LINES  # (a figure with no cells is its message, whole)
+        title_lines = wrapped_title(self._title_metrics, self.spec.title, title_width, most)
         title_height = len(title_lines) * self._title_metrics.height() + 4
         title = QtCore.QRectF(MARGIN, 2, title_width, title_height)
         title_text = "\n".join(title_lines)
-        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
         if not (rows and cols):
             return HeatmapLayout(title, title_text, QtCore.QRectF(), QtCore.QRectF(), [], [], 0.0)
         row_labels, col_labels = self._shown_labels
