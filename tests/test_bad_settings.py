@@ -96,3 +96,16 @@ def test_a_damaged_but_writable_settings_file_is_said_to_be_rewritten(tmp_path, 
     assert Settings(path).beam_size == 4  # what the message says happened
     settings.beam_size = 5
     assert settings.sync() is None  # said once
+
+
+def test_a_last_image_that_has_gone_is_passed_over_quietly(qtbot, tmp_path, errors):
+    """The image shown last is opened again by the next image model; one deleted since is not (a sample shows)."""
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.gui.settings import Settings
+    from attnviz.session import InlineRunner
+
+    settings = Settings(tmp_path / "settings.ini")
+    settings.last_image = str(tmp_path / "gone.png")
+    window = MainWindow(settings, InlineRunner())
+    qtbot.addWidget(window)
+    assert window.session.image_path is None and not errors

@@ -205,3 +205,16 @@ def test_an_image_dropped_on_the_window_opens_with_the_image_model(window, vit_p
     window.dropEvent(event)
     assert window.session.state.shown_source.text == "ramp.png"
     assert window.session.state.model.kind == "vit"  # (an image is not taken for a checkpoint)
+
+
+def test_the_next_window_opens_the_image_shown_last(window, vit_path, image_file, qtbot):
+    from attnviz.gui.main_window import MainWindow
+    from attnviz.session import InlineRunner
+
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    assert window.settings.last_image == str(image_file.resolve())
+    again = MainWindow(window.settings, InlineRunner())  # (a restart: View ▸ Language, or the next day)
+    qtbot.addWidget(again)
+    again.load(vit_path)
+    assert again.session.state.shown_source.text == "ramp.png"

@@ -78,6 +78,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings = settings
         apply_text_scale(settings.text_scale)  # presentation mode, as left: before any widget measures its text
         self.session = Session(self, runner, device=device or settings.device, beam_size=settings.beam_size)
+        if settings.last_image and Path(settings.last_image).is_file():  # (an image model opens on the image shown
+            self.session.image_path = Path(settings.last_image)  # last, after a restart too; gone: a sample, quietly)
         self.panels: Docks | None = None
         self.links: PanelLinks | None = None  # the panels' requests to the rest of the window, with the docks
         self.book_dialog: BookDialog | None = None  # Help ▸ Book figures, made when first opened
@@ -208,6 +210,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self._model_loaded(new)
             assert self.links is not None  # (the docks are built once a model has loaded)
             self.links.suggest_probe(old, new)
+        if new.shown_source is not old.shown_source and (image := self.session.image_file_of(new.shown_source)):
+            self.settings.last_image = str(image.resolve())
         self.decoding.show_state(old, new)
         self.status.show_state(old, new)
         self.menus.enable_actions(new)

@@ -94,6 +94,15 @@ class Settings:
         recent = [value, *[p for p in self.recent_files if p != value]][:MAX_RECENT]
         self.qsettings.setValue("recent_files", recent)
 
+    @property
+    def last_image(self) -> str:
+        """The image an image model showed last (opened again by the next image model, after a restart too)."""
+        return self._get("last_image", "", _a_path)
+
+    @last_image.setter
+    def last_image(self, value: str) -> None:
+        self.qsettings.setValue("last_image", value)
+
     def _get_list(self, key: str) -> list[str]:
         """A list setting (QSettings' INI format returns a one-element list as a plain string)."""
         value = self.qsettings.value(key, [])
