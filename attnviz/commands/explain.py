@@ -26,6 +26,7 @@ from attnviz.commands.shared import (
     load_model,
     refuse_replacing,
     set_threads,
+    write_with_figures,
 )
 from attnviz.core.models.kinds import input_command
 from attnviz.i18n import tr
@@ -194,7 +195,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
-    from attnviz.render.figure_files import SIDECAR, ExportError, WouldReplace, render_batch, write_files_into
+    from attnviz.render.figure_files import SIDECAR
 
     # everything that can be checked is, before the work: options, --out, the data, then the model
     formats = checked_options(args)
@@ -253,13 +254,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
                "processes": reducer.world}
     progress.unit = ""
     progress.stage(tr("drawing the figures"))
-    try:
-        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar, progress))
-        written = write_files_into(args.out, files, overwrite=args.force)
-    except WouldReplace as error:
-        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
-    except ExportError as error:
-        raise CliError(str(error)) from None
+    written = write_with_figures(files, explain_figures(tally), args, formats, sidecar, progress)
     print(tr("explained {tokens} tokens of {count} sentences; wrote {files} files to {out}").format(
         tokens=tally.steps, count=len(sentences), files=len(written), out=args.out))
     return 0

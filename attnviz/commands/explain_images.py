@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from attnviz.commands.shared import CliError, load_model, refuse_replacing, set_threads, shown
+from attnviz.commands.shared import CliError, load_model, refuse_replacing, set_threads, shown, write_with_figures
 from attnviz.i18n import tr
 
 
@@ -62,7 +62,7 @@ def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> 
     from attnviz.core.images import ImageError, open_image
     from attnviz.core.models.image_reading import UnreadableImage
     from attnviz.figures.explain import explain_figures
-    from attnviz.render.figure_files import SIDECAR, ExportError, WouldReplace, render_batch, write_files_into
+    from attnviz.render.figure_files import SIDECAR
 
     refuse_replacing(args, [AGREEMENT_CSV, LAYERS_CSV, "COLUMNS.md", SIDECAR])
     paths = image_files(args)
@@ -105,13 +105,7 @@ def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> 
                "images": tally.steps, "ig_steps": args.ig_steps, "processes": 1}
     progress.unit = ""
     progress.stage(tr("drawing the figures"))
-    try:
-        files.update(render_batch(explain_figures(tally), formats, args.scale, sidecar, progress))
-        written = write_files_into(args.out, files, overwrite=args.force)
-    except WouldReplace as error:
-        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
-    except ExportError as error:
-        raise CliError(str(error)) from None
+    written = write_with_figures(files, explain_figures(tally), args, formats, sidecar, progress)
     print(tr("explained the predicted class of {count} images; wrote {files} files to {out}").format(
         count=tally.steps, files=len(written), out=shown(args.out)))
     pairs = {(p.first, p.second): p for p in tally.pairs(magnitudes=False)}

@@ -298,6 +298,21 @@ def write_batch(figures: list, args: argparse.Namespace, formats: list[str], sid
         raise CliError(str(error)) from None
 
 
+def write_with_figures(files: dict[str, bytes], figures: list, args: argparse.Namespace, formats: list[str],
+                       sidecar: dict, progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+    """``files`` (name -> bytes) and ``figures`` drawn in memory at --scale, written into --out together (all or
+    none: nothing half-written), replacing files only with --force; problems as CliError."""
+    from attnviz.render.figure_files import ExportError, WouldReplace, render_batch, write_files_into
+
+    try:
+        drawn = render_batch(figures, formats, args.scale, sidecar, progress)
+        return write_files_into(args.out, {**files, **drawn}, overwrite=args.force)
+    except WouldReplace as error:
+        raise CliError(tr("{error}; add --force to replace them").format(error=error)) from None
+    except ExportError as error:
+        raise CliError(str(error)) from None
+
+
 def csv_bytes(rows: list[dict[str, Any]]) -> bytes:
     """``rows`` as CSV (UTF-8): every row's columns, those a row lacks written as not applicable."""
     import csv

@@ -189,7 +189,7 @@ def cls_overlay(name: str, source: EncodedSource) -> FigureSpec:
 def image_comparison_figures(first_name: str, source: EncodedSource | None,
                              comparison: ImageComparison | None) -> tuple[FigureSpec, FigureSpec]:
     """Two image models on one image: each one's [CLS] overlay (last layer, heads averaged) on its own patch grid
-    (:func:`cls_overlay`); a placeholder for what is not there yet."""
+    (:func:`cls_overlay`); where the image or the second model is missing, a figure that says which to open."""
     if source is None or source.picture is None:
         return empty_figure(tr("Open an image")), empty_figure(tr("Choose a second image model"))
     second = cls_overlay(comparison.model, comparison.source) if comparison is not None else \
