@@ -52,6 +52,9 @@ def test_a_prompt_beyond_the_cap_opens_with_its_maps_on_demand(window, errors, l
     assert state.steps == ()  # (the answer is not stepped at this length)
     assert "not stepped at this length" in window.decoding_area.notice.text()
     assert not state.can_step and not window.step_action.isEnabled() and not window.run_action.isEnabled()
+    area = window.decoding_area  # nor forced: a forced word would step it
+    assert not area.force_button.isEnabled() and not area.force_field.isEnabled()
+    assert area.topk.hint == "" and area.output.text() == ""  # (no "Press Step (F10)…" where Step is off)
     attention = window.attention
     eager = _eager(long_llama, source.ids)
     store = window.session._prompt_store
@@ -84,5 +87,6 @@ def test_a_prompt_within_the_cap_goes_the_old_way(window, errors, long_llama):
     assert state.source.on_demand is None and state.source.encoder_weights is not None
     assert state.steps and state.finished
     assert window.session._prompt_store is None
+    assert window.decoding_area.force_button.isEnabled() and window.decoding_area.force_field.isEnabled()
     assert load_hf_folder(long_llama).config.max_src_len == 448
     assert not errors, errors

@@ -103,9 +103,9 @@ class DecodingControls(QtCore.QObject):
         area = self.area
         if new.source is not old.source and new.source is not None:
             self._show_notice(new)
-        if changed(old, new, "step", "shown_source"):
+        if changed(old, new, "step", "shown_source", "source"):
             forced = tuple(_output_index(new.steps[i], i) for i in new.forced_steps if i <= new.position)
-            area.show_step(new.step, new.shown_source is not None, forced,
+            area.show_step(new.step, new.shown_source is not None and not new.not_stepped, forced,
                            pieces=new.model is not None and new.model.subword)
         if (new.position, len(new.steps)) != (old.position, len(old.steps)):
             area.set_timeline(new.position, len(new.steps), step_label(new))
@@ -123,8 +123,9 @@ class DecodingControls(QtCore.QObject):
         area = self.area
         for button, enabled in ((area.step_button, state.can_step), (area.run_button, state.can_run),
                                 (area.back_button, state.can_back), (area.reset_button, state.can_reset),
-                                (area.force_button, state.can_reset)):
+                                (area.force_button, state.can_force)):
             button.setEnabled(enabled)
+        area.force_field.setEnabled(not state.not_stepped)
 
     def _show_notice(self, state: SessionState) -> None:
         source = state.source

@@ -193,7 +193,7 @@ class DecodingRequests(SessionBase):
     def _force(self, plan: list[str | None], keep: int, to_end: bool) -> None:
         """Keep the first ``keep`` steps, then decode one step per entry of ``plan`` (a token to force, or
         None: the model's own choice), then on to the end if ``to_end``; show the last step."""
-        if not self._state.decodes or not self._state.text.strip():
+        if not self._state.decodes or not self._state.text.strip() or self._state.not_stepped:
             return
         if self._encoded_text != self._state.text:
             self.encode()

@@ -162,10 +162,16 @@ class SessionState:
         return self.source is None or self.source.text != self.text
 
     @property
+    def not_stepped(self) -> bool:
+        """The sentence on show is a prompt whose maps are computed one at a time: its answer is not stepped (and
+        not forced)."""
+        return not self.stale and self.source is not None and self.source.on_demand is not None
+
+    @property
     def can_step(self) -> bool:
         """Step makes sense: a translation model, a sentence, and a step to decode or to re-show (not for a prompt
         whose maps are computed one at a time: its answer is not stepped)."""
-        if not self.stale and self.source is not None and self.source.on_demand is not None:
+        if self.not_stepped:
             return False
         return self.decodes and bool(self.text.strip()) and (
             self.stale or not self.finished or self.position + 1 < len(self.steps))
@@ -177,6 +183,11 @@ class SessionState:
     @property
     def can_reset(self) -> bool:
         return self.decodes and bool(self.text.strip())
+
+    @property
+    def can_force(self) -> bool:
+        """Forcing target words makes sense: a sentence to decode, and one whose answer is stepped."""
+        return self.can_reset and not self.not_stepped
 
     @property
     def can_back(self) -> bool:
