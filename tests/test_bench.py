@@ -31,6 +31,7 @@ TABLE = {
     "fuzz_loader.py": "0 other outcomes",
     "heads.py": "| processes | seconds | sentences/s | speed-up | peak RSS per process |",
     "heatmap_redraw.py": "mpl persistent",
+    "document_sums.py": "| statistics and sinks summed | forward pass + sums, s | ratio |",
     "hf_corpus.py": "| command | whole process, s | work, s | sentences/s (work) | peak RSS, MB |",
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
     "image_redraw.py": "| what | median | min | max | images |",

@@ -146,6 +146,45 @@ def test_sinks_by_position_equal_the_closed_formula_on_hand_made_maps() -> None:
     assert list(position_bin(np.array([0, 15, 16, 127, 128, 1023, 1024, 4095, 4096]))) == [0, 0, 1, 1, 2, 2, 3, 3, -1]
 
 
+@pytest.mark.parametrize("causal", [True, False])
+def test_the_device_sums_of_a_padded_batch_equal_numpy_s_of_each_document_alone(causal: bool) -> None:
+    """heads --documents sums where the maps are made (core/heads/device_sums.py): a padded batch of random rows,
+    key norms and classes gives numpy's row_sums, argmax_offsets and SinkSums.add of each document alone."""
+    from attnviz.core.heads.device_sums import BatchKeys, DeviceSums
+
+    rng = np.random.default_rng(3)
+    lengths, heads, width = [1, 5, 140, 37], 3, 140
+    tokens = [["<s>"] + [rng.choice(["x", ".", "</s>", "y", ","]) for _ in range(n - 1)] for n in lengths]
+    special = ("<s>", "</s>")
+    weights = np.zeros((len(lengths), heads, width, width))
+    norms = np.zeros((len(lengths), heads, width))
+    stats, offsets = np.zeros((11, 1, heads)), np.zeros((9, 1, heads))
+    sinks = SinkSums.empty(("first", *special), 1, heads)
+    for b, n in enumerate(lengths):
+        raw = rng.random((heads, n, n)) ** 4
+        if causal:
+            raw = np.tril(raw)
+        w = raw / raw.sum(-1, keepdims=True)  # (H, n, n): real rows, zero past the document (as the mask makes)
+        weights[b, :, :n, :n] = w
+        norms[b, :, :n] = rng.random((heads, n)) * 3
+        keys, q = Keys.of(tokens[b], n - 1), np.arange(n)
+        stats += row_sums(w[None], q, keys)
+        offsets += argmax_offsets(w[None], q)
+        sinks.add(0, w, norms[b, :, :n], q, key_classes(tokens[b], special), causal)
+    batch = BatchKeys.of(lengths, [Keys.of(t, len(t) - 1).punct for t in tokens],
+                         [key_classes(t, special) for t in tokens], torch.device("cpu"))
+    device = DeviceSums(1, heads, 1 + len(special), torch.device("cpu"))
+    device.add_layer(0, torch.tensor(weights, dtype=torch.float32), torch.tensor(norms, dtype=torch.float32), batch,
+                     causal)
+    assert device.rows == sum(lengths)
+    np.testing.assert_allclose(device.stats.numpy(), stats, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(device.offsets.numpy(), offsets)
+    np.testing.assert_allclose(device.sink_weight.numpy(), sinks.weight, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(device.sink_norm.numpy(), sinks.norm, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(device.sink_rows.numpy(), sinks.rows)
+    assert sinks.rows[:, 1].sum() > 0 and sinks.weight.any() and sinks.norm.any()  # (the 17-128 bin is reached)
+
+
 def _rows(path: Path) -> list[dict[str, str]]:
     with open(path, encoding="utf-8") as handle:
         return list(csv.DictReader(handle))

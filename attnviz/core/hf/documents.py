@@ -3,8 +3,9 @@
 ``attnviz heads --documents`` (and any encoder-only folder) reads ``--data`` as one document a line, each cut to the
 model's positions (at most :data:`MAX_DOCUMENT_TOKENS`), and adds every self-attention row of every layer × head
 to the sums of :mod:`attnviz.core.heads.statistics` and :mod:`attnviz.core.heads.sinks` as the forward pass makes
-it (:func:`attnviz.core.hf.attention.consuming`): no map outlives its layer, so memory is bounded by one layer of
-one batch whatever the corpus's size. Documents are sorted by length and batched by tokens (rows × the longest ≤
+it (:func:`attnviz.core.hf.attention.consuming`), on the model's device (:mod:`attnviz.core.heads.device_sums`: the
+maps never go to the host): no map outlives its layer, so memory is bounded by one layer of one batch whatever the
+corpus's size. Documents are sorted by length and batched by tokens (rows × the longest ≤
 ``batch_tokens``, padded on the right: a real token's row reads the same keys as alone); a batch that runs the
 device out of memory is tried again at half the tokens, and the rest of the corpus keeps the halved size.
 Shapes: B rows, H heads, P padded length, n a document's length, D a head's width, E the model's width.
@@ -12,7 +13,7 @@ Shapes: B rows, H heads, P padded length, n a document's length, D a head's widt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -25,14 +26,14 @@ from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.device import out_of_memory
 from attnviz.core.heads.atlas import HeadAtlas, HeadsCancelled, KindAtlas, Progress
 from attnviz.core.heads.corpus import CorpusError, data_lines, shard
+from attnviz.core.heads.device_sums import BatchKeys, DeviceSums
 from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.sinks import SinkSums, key_classes
-from attnviz.core.heads.statistics import OFFSETS, Keys, KindSums, argmax_offsets, row_sums
+from attnviz.core.heads.statistics import OFFSETS, Keys, KindSums
 from attnviz.i18n import tr
 
 MAX_DOCUMENT_TOKENS = 4096  # a document is cut here whatever the model's positions (the sinks' last bin ends here)
 DEFAULT_BATCH_TOKENS = 4096  # rows × padded length of one forward pass
-CHUNK_VALUES = 4 * 1024 * 1024  # query rows handed to the statistics at once: ≤ this many weights (32 MiB float64)
 
 
 class DocumentsTooLong(ValueError):
@@ -159,13 +160,6 @@ def _grams(loaded: Any, modules: list[nn.Module], heads: int) -> list[Tensor] | 
     return grams
 
 
-def _chunks(n: int, heads: int) -> Iterator[slice]:
-    """Query rows of an n-token document in slices of at most CHUNK_VALUES weights over every head."""
-    size = max(1, CHUNK_VALUES // max(1, heads * n))
-    for begin in range(0, n, size):
-        yield slice(begin, min(n, begin + size))
-
-
 class _Batch:
     """One batch's sums (added to the run's only when its forward pass has finished)."""
 
@@ -255,11 +249,14 @@ def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: tor
     for b, doc in enumerate(docs):
         ids[b, : len(doc)] = torch.tensor(doc, dtype=torch.long)
         mask[b, : len(doc)] = 1
-    infos = []
+    punct, class_masks = [], []
     for doc in docs:
         tokens = [vocab.tokens[i] if 0 <= i < len(vocab) else "" for i in doc]
         names = [readable.get(i, "\0") for i in doc]  # (a special token's class is its tokenizer text)
-        infos.append((Keys.of(tokens, len(doc) - 1), key_classes(names, special)))
+        punct.append(Keys.of(tokens, len(doc) - 1).punct)
+        class_masks.append(key_classes(names, special))
+    keys = BatchKeys.of([len(d) for d in docs], punct, class_masks, device)
+    sums = DeviceSums(run.stats.sums.shape[1], run.stats.sums.shape[2], len(class_masks[0]), device)
 
     def consume(call: AttentionCall) -> None:
         layer = layer_of.get(id(call.module))
@@ -269,22 +266,12 @@ def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: tor
         norms = None
         if grams is not None:
             v = call.value.float()  # (B, H, P, D)
-            norms = (torch.matmul(v, grams[layer]) * v).sum(-1).clamp(min=0).sqrt().cpu().numpy()  # (B, H, P)
-        host = weights.cpu().numpy()
-        for b, doc in enumerate(docs):
-            n = len(doc)
-            keys, classes = infos[b]
-            for rows in _chunks(n, host.shape[1]):
-                w = host[b, :, rows, :n][None]  # (1, H, q, n)
-                q = np.arange(rows.start, rows.stop)
-                run.stats.sums[:, layer] += row_sums(w, q, keys)[:, 0]
-                if layer == 0:
-                    run.stats.rows += len(q)
-                cast(np.ndarray, run.stats.offsets)[:, layer] += argmax_offsets(w, q)[:, 0]
-                run.sinks.add(layer, w[0], None if norms is None else norms[b, :, :n], q, classes, not encoder)
+            norms = (torch.matmul(v, grams[layer]) * v).sum(-1).clamp(min=0).sqrt()  # (B, H, P)
+        sums.add_layer(layer, weights, norms, keys, causal=not encoder)
 
     with consuming(consume), torch.inference_mode():  # (no autograd: nothing of a layer outlives it)
         forward(hf, ids.to(device), mask.to(device), not encoder)
+    sums.add_to(run.stats, run.sinks)
 
 
 def _reduced(kind: AttentionKind, total: KindSums, sinks: SinkSums, reducer: Reducer, documents: int,
