@@ -547,6 +547,8 @@ class EncoderOnlyLayout(SequenceLayout):
 
     def stack(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None,
               scores: bool = False) -> Matrix:
+        if on_demand(source) is not None:  # (a sentence whose maps are computed one at a time)
+            raise ValueError(not_at_length(source))
         weights, score_values, tokens = self._encoded(source, step)
         values = score_values if scores else weights
         if kind is not AttentionKind.ENCODER_SELF or values is None:
@@ -554,6 +556,8 @@ class EncoderOnlyLayout(SequenceLayout):
         return Matrix(values, tokens, tokens, self.source_masked(source), self.divider(kind, source))
 
     def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
+        if (maps := on_demand(source)) is not None:
+            return maps.layers, maps.heads
         weights = self._encoded(source, step)[0]
         if kind is not AttentionKind.ENCODER_SELF or weights is None:
             raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
