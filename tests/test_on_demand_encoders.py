@@ -203,3 +203,28 @@ def test_the_query_key_bound_refuses_before_the_forward_pass(long_bert, long_mar
     code, _, err = run_cli(capsys, "export", "--checkpoint", str(checkpoint), "--text", "the house is big . " * 10,
                            "--prompt-map", "--out", str(tmp_path / "out"))
     assert code == 2 and "would take" in err and "give a shorter prompt" in err and not passes
+
+
+@pytest.mark.parametrize("family", ["distilbert", "roberta"])
+def test_distilbert_and_roberta_maps_are_the_librarys_too(tmp_path, family):
+    from tests.hf_encoder_folders import make_encoder_folder
+
+    folder = make_encoder_folder(family, tmp_path / family, seed=6)
+    loaded = load_hf_folder(folder)
+    encoder = loaded.model
+    assert encoder.prompt_positions == 64  # (RoBERTa's 66 rows: its positions start after the padding id)
+    ids, lengths = _batch(encoder.hf.config.vocab_size, [30, 22], seed=7)
+    ids[ids == encoder.hf.config.pad_token_id] = 5  # (RoBERTa counts positions past its padding id: none inside)
+    for row, length in enumerate(lengths.tolist()):
+        ids[row, length:] = encoder.hf.config.pad_token_id
+    store = encoder.query_keys(ids, lengths)
+    eager = transformers.AutoModelForMaskedLM.from_pretrained(folder, attn_implementation="eager").eval()
+    with torch.no_grad():
+        attentions = eager(input_ids=ids, attention_mask=_mask(lengths, ids.shape[1]),
+                           output_attentions=True).attentions
+    for layer, reference in enumerate(attentions):
+        for head in range(store.heads):
+            for row in (0, 1):
+                real = int(lengths[row])
+                np.testing.assert_allclose(store.map(layer, head, row=row)[:real], reference[row, head, :real].numpy(),
+                                           atol=1e-5)

@@ -82,10 +82,9 @@ def read_long_input(loaded: LoadedModel, text: str, target: str | None = None,
     check_text_size(text)
     longest = longest_prompt(loaded)
     model: Any = loaded.model
-    if loaded.layout.name == "encoder-only":
-        from attnviz.core.hf.encoder import HFMaskedLM
-
-        reader = HFMaskedLM(loaded, torch.device(device))
+    if loaded.layout.name == "encoder-only":  # (its fill-mask session's reader: HFMaskedLM, its own tokenizer)
+        stepping: Any = loaded.model_kind.stepping_cls
+        reader = stepping.reader_for(loaded, torch.device(device))
         reader.positions = longest
         read = reader.read(text)
         return LongInput(read.tokens, read.ids, read.unknown, None, read.segments)
