@@ -228,3 +228,19 @@ def test_distilbert_and_roberta_maps_are_the_librarys_too(tmp_path, family):
                 real = int(lengths[row])
                 np.testing.assert_allclose(store.map(layer, head, row=row)[:real], reference[row, head, :real].numpy(),
                                            atol=1e-5)
+
+
+def test_an_encoder_only_pairs_map_on_demand_keeps_the_divider_between_its_sentences():
+    from attnviz.core.layout import layout_named
+    from attnviz.core.results import EncodedSource, OnDemandMaps
+
+    layout = layout_named("encoder-only")
+    values, hidden = np.full((5, 5), 0.2, np.float32), np.zeros((5, 5), bool)
+    source = EncodedSource("a [SEP] b", ("[CLS]", "a", "[SEP]", "b", "[SEP]"), (), None, None, None, np.ones(5, bool),
+                           layout=layout, segments=np.array([0, 0, 0, 1, 1]),
+                           on_demand=OnDemandMaps(2, 2, 1, 0, False, values, hidden))
+    matrix = layout.matrix(AttentionKind.ENCODER_SELF, 1, 0, source, None)
+    assert matrix.divider == 3 and matrix.values is values and layout.extent(AttentionKind.ENCODER_SELF, source,
+                                                                             None) == (2, 2)
+    with pytest.raises(ValueError, match="Not at this length"):
+        layout.stack(AttentionKind.ENCODER_SELF, source, None)

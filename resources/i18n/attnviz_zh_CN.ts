@@ -2088,7 +2088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="142"/>
+        <location filename="../../attnviz/core/limits.py" line="145"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -4003,8 +4003,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="628"/>
-        <source>Not at this length: {tokens} tokens. A prompt this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
-        <translation>此长度下不显示：{tokens} 个词元。如此长的提示只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
+        <source>Not at this length: {tokens} tokens. An input this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
+        <translation>此长度下不显示：{tokens} 个词元。如此长的输入只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="23"/>
@@ -4043,7 +4043,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="139"/>
+        <location filename="../../attnviz/core/limits.py" line="142"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -6460,7 +6460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="120"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="119"/>
         <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
@@ -6605,7 +6605,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少系统库 {library}（Debian 或 Ubuntu 上：apt-get install {package}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="100"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="99"/>
         <source>the target is {count:,} tokens long with the decoder's start token; this model reads at most {most:,}</source>
         <translation>加上解码器的起始词元，目标长 {count:,} 个词元；此模型最多读取 {most:,} 个</translation>
     </message>
@@ -8151,12 +8151,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}（文档）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="177"/>
+        <location filename="../../attnviz/core/limits.py" line="180"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="171"/>
+        <location filename="../../attnviz/core/limits.py" line="174"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -8221,28 +8221,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="175"/>
+        <location filename="../../attnviz/core/limits.py" line="178"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="184"/>
+        <location filename="../../attnviz/core/limits.py" line="187"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="169"/>
+        <location filename="../../attnviz/core/limits.py" line="172"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="162"/>
-        <location filename="../../attnviz/core/limits.py" line="182"/>
+        <location filename="../../attnviz/core/limits.py" line="165"/>
+        <location filename="../../attnviz/core/limits.py" line="185"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="165"/>
+        <location filename="../../attnviz/core/limits.py" line="168"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
