@@ -244,3 +244,18 @@ def test_an_encoder_only_pairs_map_on_demand_keeps_the_divider_between_its_sente
                                                                              None) == (2, 2)
     with pytest.raises(ValueError, match="Not at this length"):
         layout.stack(AttentionKind.ENCODER_SELF, source, None)
+
+
+def test_positions_beyond_the_bound_read_at_most_max_prompt_map_tokens(tmp_path, capsys):
+    """A config that claims 10,000 positions: a sentence is read up to MAX_PROMPT_MAP_TOKENS (8,192), a longer one
+    refused in one line before any forward pass."""
+    from attnviz.core.decoding.long_prompt import longest_prompt
+    from attnviz.core.limits import MAX_PROMPT_MAP_TOKENS
+    from tests.hf_encoder_folders import make_long_bert_folder
+
+    folder = make_long_bert_folder(tmp_path / "bert", positions=10_000)
+    assert longest_prompt(load_hf_folder(folder)) == MAX_PROMPT_MAP_TOKENS == 8192
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(folder), "--text", "the house " * 6000,
+                           "--prompt-map", "--out", str(tmp_path / "out"))
+    assert code == 2 and "this model reads at most 8192" in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
