@@ -88,7 +88,6 @@ class HFEncoder(nn.Module):
         logits = out.logits[:, position].float() if self.has_head else None
         return Reading(weights, scores, logits)
 
-
     @property
     def prompt_positions(self) -> int:
         """The positions the model has (its config's, after the table's offset: RoBERTa's 514 rows are 512): the
