@@ -77,3 +77,17 @@ def make_encoder_folder(family: str, folder: Path, seed: int = 0, head: bool = T
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def make_long_bert_folder(folder: Path, positions: int = 1024, seed: int = 4) -> Path:
+    """A BERT masked-language-model folder (2 layers, 2 heads, width 16) with ``positions`` positions: a text beyond
+    the decoding cap (512) has its maps computed on demand (core/decoding/long_prompt.py)."""
+    import transformers
+
+    tokenizer = word_piece_tokenizer("bert")
+    torch.manual_seed(seed)
+    transformers.BertForMaskedLM(transformers.BertConfig(
+        vocab_size=len(tokenizer), hidden_size=16, num_hidden_layers=2, num_attention_heads=2, intermediate_size=32,
+        max_position_embeddings=positions, pad_token_id=0)).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

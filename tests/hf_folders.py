@@ -117,3 +117,18 @@ def make_opus_mt_folder(folder: Path, seed: int = 0) -> Path:
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def make_long_marian_folder(folder: Path, positions: int = 1024, seed: int = 5) -> Path:
+    """A Marian folder (2 + 2 layers, 2 heads, width 16) with ``positions`` positions, source and target: a source
+    beyond the decoding cap (512) has its maps computed on demand (core/decoding/long_prompt.py)."""
+    import transformers
+
+    tokenizer = _sentencepiece_tokenizer()
+    torch.manual_seed(seed)
+    transformers.MarianMTModel(transformers.MarianConfig(
+        vocab_size=len(tokenizer), d_model=16, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+        decoder_attention_heads=2, encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=positions,
+        pad_token_id=0, eos_token_id=1, decoder_start_token_id=0, forced_eos_token_id=None)).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

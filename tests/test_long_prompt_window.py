@@ -90,3 +90,55 @@ def test_a_prompt_within_the_cap_goes_the_old_way(window, errors, long_llama):
     assert window.decoding_area.force_button.isEnabled() and window.decoding_area.force_field.isEnabled()
     assert load_hf_folder(long_llama).config.max_src_len == 448
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def long_bert(tmp_path_factory):
+    from tests.hf_encoder_folders import make_long_bert_folder
+
+    return make_long_bert_folder(tmp_path_factory.mktemp("long-window") / "bert")
+
+
+@pytest.fixture(scope="module")
+def long_marian(tmp_path_factory):
+    from tests.hf_folders import make_long_marian_folder
+
+    return make_long_marian_folder(tmp_path_factory.mktemp("long-window") / "marian")
+
+
+@pytest.mark.parametrize("family", ["bert", "marian"])
+def test_an_encoder_input_beyond_the_cap_opens_with_its_maps_on_demand(window, errors, long_bert, long_marian,
+                                                                        family):
+    """A BERT sentence, a Marian source: 900-odd tokens (the cap: 512) open with the encoder's self-attention
+    computed on demand, equal to eager attention; no mask is filled and nothing is translated at this length."""
+    folder = long_bert if family == "bert" else long_marian
+    text = " ".join(["the house is big . i am at home . he was there ."] * 45)
+    window.load(folder)
+    window.set_sentence(text, run=True)
+    state = window.session.state
+    source = state.source
+    assert source is not None and source.on_demand is not None and source.encoder_weights is None
+    tokens = len(source.tokens)
+    assert 512 < tokens <= 1024 and source.truncated_from is None
+    assert state.steps == () and not state.can_step and not window.step_action.isEnabled()
+    said = "no mask is filled at this length" if family == "bert" else "it is not translated at this length"
+    assert said in window.decoding_area.notice.text()
+    auto = transformers.BertModel if family == "bert" else transformers.MarianMTModel
+    eager = auto.from_pretrained(folder, attn_implementation="eager").eval()
+    with torch.no_grad():
+        out = eager(input_ids=torch.tensor([source.ids]), output_attentions=True) if family == "bert" else \
+            eager(input_ids=torch.tensor([source.ids]), decoder_input_ids=torch.tensor([[0]]), output_attentions=True)
+    attentions = out.attentions if family == "bert" else out.encoder_attentions
+    attention = window.attention
+    for layer, head in ((0, 1), (1, 0)):
+        attention.select_view(AttentionKind.ENCODER_SELF, layer, head)
+        matrix = attention.current
+        assert matrix is not None and matrix.values.shape == (tokens, tokens)
+        np.testing.assert_allclose(matrix.values, attentions[layer][0, head].numpy(), atol=1e-5)
+        assert not matrix.masked.any()  # (both directions, no padding)
+    attention.all_heads.setChecked(True)
+    assert attention.grid.message.startswith(NOT_AT_LENGTH)
+    for name in window.docks:  # every other view keeps working (or says what it does not show)
+        window.docks[name].show()
+        window.panels.ensure_current(name)
+    assert not errors, errors

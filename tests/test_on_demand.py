@@ -153,7 +153,8 @@ def test_export_prompt_map_is_for_models_whose_maps_come_on_demand(tmp_path, cap
 
     code, _, err = run_cli(capsys, "export", "--text", "the house", "--prompt-map", "--out",
                            str(tmp_path / "out"))  # (the shipped Transformer)
-    assert code == 2 and "--prompt-map computes the maps of a decoder-only Hugging Face model on demand" in err
+    assert code == 2 and ("--prompt-map computes the maps of a Hugging Face decoder-only, encoder-only or "
+                          "encoder–decoder model on demand") in err
 
 
 def test_the_query_key_bound_refuses_before_the_forward_pass(long_llama, monkeypatch, tmp_path, capsys):

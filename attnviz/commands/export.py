@@ -38,9 +38,10 @@ from attnviz.paths import DEFAULT_CHECKPOINT
 
 PROGRESS_FRAMES = 100  # a flip-book of this many frames or more says how far it has got (a tenth at a time)
 FLIPBOOK_KINDS = {"cross": "CROSS", "dec-self": "DECODER_SELF"}  # --kind: the attention that changes per step
+PROMPT_MAP_KINDS = {"enc-self": "ENCODER_SELF", **FLIPBOOK_KINDS}  # --kind of --prompt-map (an encoder–decoder's)
 FLIPBOOK_ONLY = ("kind", "layer", "head", "all_heads")
 KERNEL_ONLY = ("kernel", "bandwidth", "query")  # export options of a kernel-regression model
-PROMPT_MAP_CONFLICTS = ("training", "session", "image", "step", "flipbook", "kind", "all_heads", "mask_heads", "kernel",
+PROMPT_MAP_CONFLICTS = ("training", "session", "image", "step", "flipbook", "all_heads", "mask_heads", "kernel",
                         "bandwidth", "query")  # (one map of a prompt: no steps, no other view, no gates)
 TRAINING_CONFLICTS = ("text", "session", "step", "flipbook", "kind", "layer", "head", "all_heads", "kernel",
                       "bandwidth", "query", "scores", "blank_masked", "mask_heads")
@@ -75,18 +76,23 @@ def add_parser(subparsers: Any) -> None:
                                 "(<view>_flipbook.pdf, <view>_flipbook.gif) instead of picture files per step"))
     export.add_argument("--training", action="store_true", help=tr("the checkpoint's training history: a "
                         "flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format"))
-    export.add_argument("--kind", choices=list(FLIPBOOK_KINDS),
-                        help=tr("--flipbook: which attention (default cross)"))
+    export.add_argument("--kind", choices=[*PROMPT_MAP_KINDS],
+                        help=tr("--flipbook: which attention, cross or dec-self (default cross); --prompt-map of an "
+                                "encoder–decoder folder: enc-self (default), or with --target dec-self or cross"))
     export.add_argument("--layer", type=int, help=tr("--flipbook: 1-based layer (default 1)"))
     export.add_argument("--head", type=int, help=tr("--flipbook: 1-based head (default 1)"))
     export.add_argument("--all-heads", action="store_true",
                         help=tr("--flipbook: every layer and head, small multiples"))
     export.add_argument("--mask-heads", metavar="HEADS", help=tr(MASK_HEADS_HELP))
     export.add_argument("--prompt-map", action="store_true",
-                        help=tr("a decoder-only Hugging Face folder: write one map of the prompt's self-attention "
-                                "(--layer, --head; default 1, 1), computed on demand from the queries and keys of one "
-                                "forward pass, the others never made; the prompt may be as long as the model's "
-                                "positions (up to {most:,} tokens)").format(most=MAX_PROMPT_MAP_TOKENS))
+                        help=tr("a Hugging Face decoder-only, encoder-only or encoder–decoder folder: write one map "
+                                "of the text's attention (--layer, --head; default 1, 1; --kind, --target), computed "
+                                "on demand from the queries and keys of one forward pass, the others never made; the "
+                                "text may be as long as the model's positions (up to {most:,} tokens)").format(
+                            most=MAX_PROMPT_MAP_TOKENS))
+    export.add_argument("--target", help=tr("--prompt-map of an encoder–decoder folder: the translation its decoder "
+                                            "reads (teacher-forced: its start token, then this text), for --kind "
+                                            "dec-self or cross"))
     export.add_argument("--kernel", help=tr("kernel regression: gaussian, boxcar, epanechnikov or constant"))
     export.add_argument("--bandwidth", type=float, help=tr("kernel regression: the bandwidth h"))
     export.add_argument("--query", type=float, help=tr("kernel regression: the query x (default 2.5)"))
@@ -113,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.prompt_map:
         return _export_prompt_map(args)
+    if args.target is not None:
+        raise CliError(tr("--target is the decoder's text of --prompt-map; add --prompt-map"))
+    if args.flipbook and args.kind == "enc-self":
+        raise CliError(tr("--kind enc-self does not change from step to step: --flipbook shows cross or dec-self"))
     if args.flipbook:
         if args.format is not None or args.step is not None:
             raise CliError(tr("{option} does not go with --flipbook (it writes every step as one PDF and one GIF)"
@@ -197,15 +207,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export_prompt_map(args: argparse.Namespace) -> int:
-    """export --prompt-map: one map (--layer, --head: weights, or --scores) of a decoder-only Hugging Face folder's
-    prompt self-attention, from the queries and keys one forward pass keeps (core/attention/on_demand.py): no other
-    map is made, so the prompt is cut at the model's positions (up to MAX_PROMPT_MAP_TOKENS), not at the decoding
-    limit; what it may allocate is the store, checked against MAX_QUERY_KEY_BYTES before the forward pass
-    (core/limits.py says why)."""
-    import torch
-
+    """export --prompt-map: one map (--layer, --head: weights, or --scores) of a Hugging Face folder's attention over a
+    long text, from the queries and keys one forward pass keeps (core/decoding/long_prompt.py): a decoder-only
+    prompt's or an encoder-only sentence's self-attention, an encoder–decoder's encoder self-attention or, with
+    --target read by teacher forcing, its decoder self-attention or cross-attention (--kind). No other map is made, so
+    the text is read up to the model's positions (up to MAX_PROMPT_MAP_TOKENS), not the decoding limit; what it may
+    allocate is the store, checked against MAX_QUERY_KEY_BYTES before the forward pass (core/limits.py says why)."""
     from attnviz.core.attention.kind import AttentionKind
-    from attnviz.core.limits import MAX_QUERY_KEY_BYTES
+    from attnviz.core.decoding.long_prompt import longest_prompt, on_demand_refusal, query_keys, read_long_input
     from attnviz.figures.attention import MatrixView, matrix_figure
     from attnviz.figures.spec import NamedFigure
 
@@ -220,41 +229,53 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
     loaded, device = load_model(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
     args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
     if not loaded.model_kind.maps_on_demand:
-        raise CliError(tr("--prompt-map computes the maps of a decoder-only Hugging Face model on demand; {checkpoint} "
-                          "is a {kind} model").format(checkpoint=args.checkpoint, kind=loaded.kind))
+        raise CliError(tr("--prompt-map computes the maps of a Hugging Face decoder-only, encoder-only or "
+                          "encoder–decoder model on demand; {checkpoint} is a {kind} model").format(
+            checkpoint=args.checkpoint, kind=loaded.kind))
+    if (refusal := on_demand_refusal(loaded)) is not None:
+        raise CliError(refusal)
+    kind = AttentionKind[PROMPT_MAP_KINDS[args.kind or "enc-self"]]
+    seq2seq = loaded.layout.name == "encoder-decoder"
+    if not seq2seq and (args.kind is not None or args.target is not None):
+        raise CliError(tr("{option} is for an encoder–decoder folder's --prompt-map; {checkpoint} has one "
+                          "self-attention").format(option="--kind" if args.kind is not None else "--target",
+                                                   checkpoint=args.checkpoint))
+    if kind is not AttentionKind.ENCODER_SELF and (args.target is None or not args.target.strip()):
+        raise CliError(tr("--kind {kind} reads a target: give the translation with --target").format(kind=args.kind))
+    if kind is AttentionKind.ENCODER_SELF and args.target is not None:
+        raise CliError(tr("--target is read by the decoder: add --kind dec-self or --kind cross"))
     if args.text is None or not args.text.strip():
         raise CliError(tr("--text is empty: give the sentence whose attention to export"))
     args.text = text_option(args.text)
-    model, config = loaded.model, loaded.config
-    for option, number, most in (("--layer", args.layer, config.num_decoder_layers),
-                                 ("--head", args.head, config.num_heads)):
+    target = None if args.target is None else text_option(args.target)
+    config = loaded.config
+    layers = config.num_encoder_layers if kind is AttentionKind.ENCODER_SELF and loaded.layout.name != \
+        "decoder-only" else config.num_decoder_layers
+    for option, number, most in (("--layer", args.layer, layers), ("--head", args.head, config.num_heads)):
         if number is not None and not 1 <= number <= most:
             raise CliError(tr("{option} {number}: this model has {most} (counted from 1)").format(
                 option=option, number=number, most=most))
     layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
-    longest = min(model.prompt_positions or MAX_PROMPT_MAP_TOKENS, MAX_PROMPT_MAP_TOKENS)
-    source = loaded.src_vocab.split(args.text, longest)
-    warn_about_source(source, longest)
-    tokens = len(source.words)
-    if (needed := model.query_key_bytes(tokens)) > MAX_QUERY_KEY_BYTES:
-        raise CliError(tr("the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows "
-                          "{most:.0f} GB): give a shorter prompt").format(tokens=tokens, gb=needed / 1024**3,
-                                                                         most=MAX_QUERY_KEY_BYTES / 1024**3))
-    ids = torch.tensor([list(source.ids or loaded.src_vocab.ids(source.words))], device=device)  # (1, S)
-    store = model.query_keys(ids, torch.tensor([tokens], device=device))
-    values = store.map(layer, head, scores=args.scores)  # (S, S)
-    kind = AttentionKind.ENCODER_SELF  # (the prompt's self-attention, as the layout names it)
-    view = MatrixView(values, source.words, source.words, store.hidden(layer), kind, layer, head, args.scores,
-                      loaded.layout.kind_label(kind))
+    read = read_long_input(loaded, args.text, target, device)
+    warn_about_source(read, longest_prompt(loaded))
+    store = query_keys(loaded, read, device)[kind]  # (refused before the forward pass above MAX_QUERY_KEY_BYTES)
+    values = store.map(layer, head, scores=args.scores)  # (Q, K)
+    rows = read.target_tokens if kind is not AttentionKind.ENCODER_SELF else read.tokens
+    cols = read.tokens if kind is not AttentionKind.DECODER_SELF else read.target_tokens
+    view = MatrixView(values, rows, cols, store.hidden(layer), kind, layer, head, args.scores,
+                      loaded.layout.kind_label(kind), stepped=False)
     name = Path(args.checkpoint).stem
     figure = NamedFigure(view.stem(), matrix_figure(view, name, None, not args.blank_masked))
-    sidecar = {"attnviz_export": 1, "sentence": args.text, "source_tokens": list(source.words),
-               "unknown_words": list(source.unknown), "truncated_from": source.truncated_from, "model": name,
+    sidecar = {"attnviz_export": 1, "sentence": args.text, "source_tokens": list(read.tokens),
+               "unknown_words": list(read.unknown), "truncated_from": read.truncated_from, "model": name,
                "kind": loaded.kind, "checkpoint": str(args.checkpoint), "device": str(device),
+               "attention": loaded.layout.kind_label(kind),
                "layer": layer + 1, "head": head + 1, "computed": "on demand (queries and keys of one forward pass)",
                "query_key_bytes": store.nbytes,
                "values": "pre-softmax scores" if args.scores else "attention weights",
                "masked_cells": "blank" if args.blank_masked else "marked"}
+    if read.target_tokens:
+        sidecar.update(target=target, target_tokens=list(read.target_tokens))
     written = write_batch([figure], args, formats, sidecar)
     print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0

@@ -101,10 +101,10 @@ class Picture:
 
 @dataclass(frozen=True, eq=False)
 class OnDemandMaps:
-    """A long prompt's self-attention, computed a map at a time (core/attention/on_demand.py: the session keeps the
-    queries and keys on its worker, never here): its ``layers`` × ``heads`` and the one map computed last, layer
-    ``layer``'s head ``head`` (0-based; -1: none yet), weights or, with ``scores``, pre-softmax scores, ``values``
-    (S, S) float32 with the cells its mask hid, ``hidden`` (S, S) bool."""
+    """A long input's self-attention (a prompt's, a sentence's, a source's), computed a map at a time
+    (core/attention/on_demand.py: the session keeps the queries and keys on its worker, never here): its ``layers`` ×
+    ``heads`` and the one map computed last, layer ``layer``'s head ``head`` (0-based; -1: none yet), weights or, with
+    ``scores``, pre-softmax scores, ``values`` (S, S) float32 with the cells its mask hid, ``hidden`` (S, S) bool."""
 
     layers: int
     heads: int
@@ -328,7 +328,7 @@ class SequenceLayout:
         layers, heads = self.extent(kind, source, step)
         layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
         if on_demand(source) is not None:
-            return on_demand_matrix(source, layer, head, scores)
+            return on_demand_matrix(source, layer, head, scores, self.divider(kind, source))
         whole = self.stack(kind, source, step, scores)
         return Matrix(whole.values[layer, head], whole.rows, whole.cols, np.asarray(whole.masked), whole.divider,
                       whole.overlap)
@@ -547,6 +547,8 @@ class EncoderOnlyLayout(SequenceLayout):
 
     def stack(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None,
               scores: bool = False) -> Matrix:
+        if on_demand(source) is not None:  # (a sentence whose maps are computed one at a time)
+            raise ValueError(not_at_length(source))
         weights, score_values, tokens = self._encoded(source, step)
         values = score_values if scores else weights
         if kind is not AttentionKind.ENCODER_SELF or values is None:
@@ -554,6 +556,8 @@ class EncoderOnlyLayout(SequenceLayout):
         return Matrix(values, tokens, tokens, self.source_masked(source), self.divider(kind, source))
 
     def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
+        if (maps := on_demand(source)) is not None:
+            return maps.layers, maps.heads
         weights = self._encoded(source, step)[0]
         if kind is not AttentionKind.ENCODER_SELF or weights is None:
             raise ValueError(tr("this model has no {kind}").format(kind=self.kind_label(kind)))
@@ -621,7 +625,7 @@ def layout_named(name: str) -> SequenceLayout:
         raise KeyError(f"unknown sequence layout {name!r} (known: {', '.join(LAYOUTS)})") from None
 
 
-NOT_AT_LENGTH = N_("Not at this length: {tokens} tokens. A prompt this long has its maps computed one at a time, "
+NOT_AT_LENGTH = N_("Not at this length: {tokens} tokens. An input this long has its maps computed one at a time, "
                    "for the Attention view (pick a layer and head there).")
 NOT_COMPUTED = N_("Computing layer {layer}, head {head} of {tokens} tokens…")
 
@@ -637,14 +641,15 @@ def not_at_length(source: RecordedSource) -> str:
     return tr(NOT_AT_LENGTH).format(tokens=f"{len(source.tokens):,}")
 
 
-def on_demand_matrix(source: RecordedSource, layer: int, head: int, scores: bool) -> Matrix:
-    """The map computed on demand for ``layer`` and ``head`` (0-based), weights or ``scores``; ValueError (what is
-    being computed) when the one held is another."""
+def on_demand_matrix(source: RecordedSource, layer: int, head: int, scores: bool, divider: int = 0) -> Matrix:
+    """The map computed on demand for ``layer`` and ``head`` (0-based), weights or ``scores``, its rows before
+    ``divider`` set apart (an encoder-only pair's first sentence); ValueError (what is being computed) when the one
+    held is another."""
     maps = on_demand(source)
     assert maps is not None
     if not maps.shows(layer, head, scores) or maps.values is None or maps.hidden is None:
         raise ValueError(tr(NOT_COMPUTED).format(layer=layer + 1, head=head + 1, tokens=f"{len(source.tokens):,}"))
-    return Matrix(maps.values, source.tokens, source.tokens, maps.hidden)
+    return Matrix(maps.values, source.tokens, source.tokens, maps.hidden, divider)
 
 
 def clamp(count: int, layer: int | None) -> int:

@@ -64,11 +64,14 @@ FLOAT_RANGES: dict[str, tuple[float, float]] = {
 
 MAX_ATTENTION_BYTES = 1024**3  # the attention maps one sentence's decoding records, at most
 
-# Maps on demand (core/attention/on_demand.py: ``attnviz export --prompt-map``): no map is recorded, so the bound on
-# what one prompt may allocate is its queries and keys, L·(H + G)·S·D, and the S² cells of its mask and of the one
-# map asked for (the model's additive mask, 4 bytes a cell while the forward pass runs; the boolean one it keeps;
-# the map, 4). MAX_PROMPT_MAP_TOKENS bounds S (S² · 9 bytes: 0.6 GB at 8,192), MAX_QUERY_KEY_BYTES the store (a
-# 16-layer, 16-head Llama shape over 4 key/value heads keeps 352 MB at 4,096 tokens; the folder checks bound L, H, D).
+# Maps on demand (core/attention/on_demand.py, core/decoding/long_prompt.py: the window beyond the decoding cap,
+# ``attnviz export --prompt-map``): no map is recorded, so the bound on what one input may allocate is its queries and
+# keys, L·(H + G)·S·D, and the S² cells of its mask and of the one map asked for (the model's additive mask, 4 bytes a
+# cell while the forward pass runs; the boolean one it keeps; the map, 4). MAX_PROMPT_MAP_TOKENS bounds S (S² · 9
+# bytes: 0.6 GB at 8,192) — a decoder-only prompt, an encoder-only sentence, an encoder–decoder's source and its
+# target each —, MAX_QUERY_KEY_BYTES the store, an encoder–decoder's three kinds together (a 16-layer, 16-head Llama
+# shape over 4 key/value heads keeps 352 MB at 4,096 tokens; BERT-base's shape 151 MB at 2,048; the folder checks
+# bound L, H, D, so a hostile config's heads or positions are refused there or here, before the forward pass).
 MAX_PROMPT_MAP_TOKENS = 8192
 MAX_QUERY_KEY_BYTES = 4 * 1024**3
 

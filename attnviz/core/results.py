@@ -34,9 +34,10 @@ class EncodedSource:
     picture: an image's pixels and where each position lies on them (an image model's input: ``text`` is the file's
         name and ``tokens`` the positions' labels, :func:`attnviz.core.layout.patch_labels`), else None.
     classes, class_probs: an image model's most likely classes, best first, and their (k,) probabilities.
-    on_demand: a prompt too long to record every map (issue 49: a decoder-only Hugging Face model's prompt beyond
-        its decoding cap): ``encoder_weights`` and ``encoder_scores`` are None and this says its (L, H) and holds the
-        one map computed for the view on show; else None.
+    on_demand: an input too long to record every map (issue 49: a Hugging Face decoder-only model's prompt, an
+        encoder-only model's sentence or an encoder–decoder's source beyond its decoding cap): ``encoder_weights``
+        and ``encoder_scores`` are None and this says its (L, H) and holds the one map computed for the view on
+        show; else None.
     """
 
     text: str

@@ -137,10 +137,23 @@ class DecodingControls(QtCore.QObject):
         if source.unknown:
             notes.append(tr("Unknown words (read as <unk>): {words}").format(words=quoted_tokens(source.unknown)))
         if source.on_demand is not None:
-            notes.append(tr("This prompt has {tokens} tokens: its maps are computed one at a time for the Attention "
-                            "view, and the answer is not stepped at this length.").format(
-                                tokens=f"{len(source.tokens):,}"))
+            notes.append(self._on_demand_note(source.layout.name).format(tokens=f"{len(source.tokens):,}"))
         self.area.notice.setText(" ".join(notes) or " ")
+
+    @staticmethod
+    def _on_demand_note(layout: str) -> str:
+        """What the notice says of an input whose maps are computed one at a time (``{tokens}`` to fill in): a
+        decoder-only prompt's answer, an encoder-only sentence's masks, an encoder–decoder's translation are not
+        decoded at that length."""
+        if layout == "encoder-only":
+            return tr("This sentence has {tokens} tokens: its maps are computed one at a time for the Attention view, "
+                      "and no mask is filled at this length (that would need every position's word probabilities).")
+        if layout == "encoder-decoder":
+            return tr("This source has {tokens} tokens: its encoder's maps are computed one at a time for the "
+                      "Attention view, and it is not translated at this length (export a target's maps with "
+                      "attnviz export --prompt-map --target).")
+        return tr("This prompt has {tokens} tokens: its maps are computed one at a time for the Attention view, and "
+                  "the answer is not stepped at this length.")
 
     # -- handlers ---------------------------------------------------------------------------
     def _on_sentence_text_edited(self, text: str) -> None:

@@ -240,7 +240,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="369"/>
+        <location filename="../../attnviz/commands/export.py" line="390"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -271,7 +271,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="329"/>
+        <location filename="../../attnviz/commands/export.py" line="350"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -316,29 +316,29 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="314"/>
+        <location filename="../../attnviz/commands/export.py" line="335"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="81"/>
+        <location filename="../../attnviz/commands/export.py" line="83"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="80"/>
+        <location filename="../../attnviz/commands/export.py" line="82"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="83"/>
+        <location filename="../../attnviz/commands/export.py" line="85"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="79"/>
-        <source>--flipbook: which attention (default cross)</source>
-        <translation>--flipbook：哪种注意力（默认 cross）</translation>
+        <location filename="../../attnviz/commands/export.py" line="80"/>
+        <source>--flipbook: which attention, cross or dec-self (default cross); --prompt-map of an encoder–decoder folder: enc-self (default), or with --target dec-self or cross</source>
+        <translation>--flipbook：哪种注意力，cross 或 dec-self（默认 cross）；编码器－解码器文件夹的 --prompt-map：enc-self（默认），或配合 --target 用 dec-self 或 cross</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain_images.py" line="51"/>
@@ -346,22 +346,32 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="175"/>
+        <location filename="../../attnviz/commands/explain.py" line="176"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="143"/>
+        <location filename="../../attnviz/commands/export.py" line="153"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="327"/>
+        <location filename="../../attnviz/commands/export.py" line="348"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="359"/>
+        <location filename="../../attnviz/commands/export.py" line="125"/>
+        <source>--kind enc-self does not change from step to step: --flipbook shows cross or dec-self</source>
+        <translation>--kind enc-self 不随步骤变化：--flipbook 展示 cross 或 dec-self</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="244"/>
+        <source>--kind {kind} reads a target: give the translation with --target</source>
+        <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="380"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -371,7 +381,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="173"/>
+        <location filename="../../attnviz/commands/explain.py" line="174"/>
         <location filename="../../attnviz/commands/heads.py" line="96"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -427,12 +437,17 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="223"/>
-        <source>--prompt-map computes the maps of a decoder-only Hugging Face model on demand; {checkpoint} is a {kind} model</source>
-        <translation>--prompt-map 按需计算 Hugging Face 仅解码器模型的注意力图；{checkpoint} 是 {kind} 模型</translation>
+        <location filename="../../attnviz/commands/export.py" line="232"/>
+        <source>--prompt-map computes the maps of a Hugging Face decoder-only, encoder-only or encoder–decoder model on demand; {checkpoint} is a {kind} model</source>
+        <translation>--prompt-map 按需计算 Hugging Face 仅解码器、仅编码器或编码器－解码器模型的图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="333"/>
+        <location filename="../../attnviz/commands/export.py" line="93"/>
+        <source>--prompt-map of an encoder–decoder folder: the translation its decoder reads (teacher-forced: its start token, then this text), for --kind dec-self or cross</source>
+        <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="354"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -458,32 +473,32 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="283"/>
+        <location filename="../../attnviz/commands/export.py" line="304"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="269"/>
+        <location filename="../../attnviz/commands/export.py" line="290"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="105"/>
+        <location filename="../../attnviz/commands/export.py" line="111"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="103"/>
+        <location filename="../../attnviz/commands/export.py" line="109"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="182"/>
+        <location filename="../../attnviz/commands/export.py" line="192"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="321"/>
+        <location filename="../../attnviz/commands/export.py" line="342"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -497,6 +512,16 @@
         <location filename="../../attnviz/training/epochs.py" line="49"/>
         <source>--stop-after {stop}: the run in {path} has already finished epoch {epoch}</source>
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="246"/>
+        <source>--target is read by the decoder: add --kind dec-self or --kind cross</source>
+        <translation>--target 由解码器读取：请加上 --kind dec-self 或 --kind cross</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="123"/>
+        <source>--target is the decoder's text of --prompt-map; add --prompt-map</source>
+        <translation>--target 是 --prompt-map 中解码器读取的文本；请加上 --prompt-map</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/alignment.py" line="120"/>
@@ -544,8 +569,8 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="149"/>
-        <location filename="../../attnviz/commands/export.py" line="226"/>
+        <location filename="../../attnviz/commands/export.py" line="159"/>
+        <location filename="../../attnviz/commands/export.py" line="248"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -555,12 +580,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="317"/>
+        <location filename="../../attnviz/commands/export.py" line="338"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="417"/>
+        <location filename="../../attnviz/commands/export.py" line="438"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -580,7 +605,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="62"/>
+        <location filename="../../attnviz/commands/export.py" line="63"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -615,7 +640,7 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="200"/>
+        <location filename="../../attnviz/figures/image.py" line="203"/>
         <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
@@ -662,7 +687,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="53"/>
+        <location filename="../../attnviz/commands/export.py" line="54"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -670,11 +695,6 @@
         <location filename="../../attnviz/app.py" line="50"/>
         <source>a checkpoint or saved session, as the desktop entry passes it: a path that cannot be opened is explained in the window</source>
         <translation>检查点或已保存的会话，由桌面启动项传入：无法打开的路径会在窗口中说明原因</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/commands/export.py" line="86"/>
-        <source>a decoder-only Hugging Face folder: write one map of the prompt's self-attention (--layer, --head; default 1, 1), computed on demand from the queries and keys of one forward pass, the others never made; the prompt may be as long as the model's positions (up to {most:,} tokens)</source>
-        <translation>Hugging Face 仅解码器模型文件夹：写出提示自注意力的一张图（--layer、--head；默认 1、1），由一次前向传播的查询和键按需算出，其余的图从不生成；提示可长达模型的位置数（最多 {most:,} 个词元）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/safe_output.py" line="123"/>
@@ -728,6 +748,11 @@
         <translation>一个图像文件夹…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="88"/>
+        <source>a Hugging Face decoder-only, encoder-only or encoder–decoder folder: write one map of the text's attention (--layer, --head; default 1, 1; --kind, --target), computed on demand from the queries and keys of one forward pass, the others never made; the text may be as long as the model's positions (up to {most:,} tokens)</source>
+        <translation>Hugging Face 仅解码器、仅编码器或编码器－解码器文件夹：写出文本注意力的一张图（--layer、--head；默认 1、1；--kind、--target），由一次前向传播的查询和键按需计算，其他图从不生成；文本可长达模型的位置数（最多 {most:,} 个词元）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="76"/>
         <source>a Hugging Face language model (decoder-only or encoder-only; an encoder-only one always): read --data as one document a line, cut to the model's positions (at most {most:,} tokens), one forward pass each, no decoding; heads.csv's statistics and sinks_by_position.csv, no importance</source>
         <translation>Hugging Face 语言模型（仅解码器或仅编码器；仅编码器模型总是如此）：把 --data 读作每行一篇文档，截断到模型的位置数（至多 {most:,} 个词元），每篇一次前向计算，不解码；输出 heads.csv 的统计量和 sinks_by_position.csv，不计算重要性</translation>
@@ -743,7 +768,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="187"/>
+        <location filename="../../attnviz/gui/main_window.py" line="189"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -759,7 +784,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="58"/>
+        <location filename="../../attnviz/commands/export.py" line="59"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -785,7 +810,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="126"/>
+        <location filename="../../attnviz/commands/export.py" line="136"/>
         <source>a training flip-book is a picture: export it on a machine where Qt starts</source>
         <translation>训练翻页动画是图片：请在能启动 Qt 的机器上导出</translation>
     </message>
@@ -888,7 +913,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="375"/>
+        <location filename="../../attnviz/commands/export.py" line="396"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -914,7 +939,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="44"/>
+        <location filename="../../attnviz/commands/explain.py" line="45"/>
         <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
         <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
@@ -999,7 +1024,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="26"/>
+        <location filename="../../attnviz/figures/image.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="509"/>
         <source>attention</source>
         <translation>注意力</translation>
@@ -1050,7 +1075,7 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="133"/>
+        <location filename="../../attnviz/figures/image.py" line="136"/>
         <source>Attention of {query} over {image}, every layer and head</source>
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
@@ -1152,7 +1177,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="225"/>
+        <location filename="../../attnviz/commands/explain.py" line="226"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1241,7 +1266,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="435"/>
+        <location filename="../../attnviz/commands/export.py" line="456"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1261,8 +1286,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="396"/>
-        <location filename="../../attnviz/commands/export.py" line="453"/>
+        <location filename="../../attnviz/commands/export.py" line="417"/>
+        <location filename="../../attnviz/commands/export.py" line="474"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1318,7 +1343,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1440,7 +1465,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="67"/>
+        <location filename="../../attnviz/commands/export.py" line="68"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
@@ -1644,8 +1669,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="193"/>
-        <location filename="../../attnviz/figures/image.py" line="191"/>
+        <location filename="../../attnviz/figures/image.py" line="196"/>
+        <location filename="../../attnviz/figures/image.py" line="194"/>
         <source>Choose a second image model</source>
         <translation>选择第二个图像模型</translation>
     </message>
@@ -1711,7 +1736,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="61"/>
+        <location filename="../../attnviz/commands/export.py" line="62"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1758,7 +1783,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="626"/>
+        <location filename="../../attnviz/core/layout.py" line="630"/>
         <source>Computing layer {layer}, head {head} of {tokens} tokens…</source>
         <translation>正在计算 {tokens} 个词元的第 {layer} 层第 {head} 头…</translation>
     </message>
@@ -1823,7 +1848,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="945"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="947"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2063,7 +2088,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="142"/>
+        <location filename="../../attnviz/core/limits.py" line="145"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -2169,7 +2194,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="255"/>
+        <location filename="../../attnviz/commands/explain.py" line="256"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>drawing the figures</source>
@@ -2201,7 +2226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="240"/>
+        <location filename="../../attnviz/figures/image.py" line="243"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>each head</source>
         <translation>每个头</translation>
@@ -2249,7 +2274,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="284"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2280,7 +2305,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="47"/>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2449,27 +2474,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="41"/>
+        <location filename="../../attnviz/commands/explain.py" line="42"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="50"/>
+        <location filename="../../attnviz/commands/explain.py" line="51"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="115"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="109"/>
         <source>explained the predicted class of {count} images; wrote {files} files to {out}</source>
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="263"/>
+        <location filename="../../attnviz/commands/explain.py" line="258"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="233"/>
+        <location filename="../../attnviz/commands/explain.py" line="234"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2538,7 +2563,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="944"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -2605,7 +2630,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2652,8 +2677,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="49"/>
-        <location filename="../../attnviz/commands/export.py" line="60"/>
+        <location filename="../../attnviz/commands/explain.py" line="50"/>
+        <location filename="../../attnviz/commands/export.py" line="61"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
@@ -2771,7 +2796,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
-        <location filename="../../attnviz/figures/image.py" line="96"/>
+        <location filename="../../attnviz/figures/image.py" line="99"/>
         <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
@@ -2794,7 +2819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="95"/>
+        <location filename="../../attnviz/figures/image.py" line="98"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
     </message>
@@ -2876,12 +2901,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="278"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="279"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="292"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
@@ -2891,7 +2916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="308"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="310"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -2977,7 +3002,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="53"/>
+        <location filename="../../attnviz/commands/explain.py" line="54"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3074,17 +3099,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="90"/>
+        <location filename="../../attnviz/commands/export.py" line="96"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="91"/>
+        <location filename="../../attnviz/commands/export.py" line="97"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="92"/>
+        <location filename="../../attnviz/commands/export.py" line="98"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -3193,14 +3218,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="657"/>
+        <location filename="../../attnviz/core/layout.py" line="661"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/figures/image.py" line="229"/>
+        <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="375"/>
+        <location filename="../../attnviz/commands/export.py" line="396"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3213,7 +3238,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/figures/image.py" line="127"/>
+        <location filename="../../attnviz/figures/image.py" line="130"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="410"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
@@ -3237,7 +3262,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="657"/>
+        <location filename="../../attnviz/core/layout.py" line="661"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
@@ -3326,7 +3351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="71"/>
+        <location filename="../../attnviz/commands/export.py" line="72"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -3406,7 +3431,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="207"/>
+        <location filename="../../attnviz/commands/explain.py" line="208"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="175"/>
         <source>loading {checkpoint}</source>
@@ -3485,7 +3510,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="586"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="42"/>
+        <source>maps on demand are for Hugging Face decoder-only, encoder-only and encoder–decoder folders; {name} is a {kind} model</source>
+        <translation>按需计算的图适用于 Hugging Face 仅解码器、仅编码器和编码器－解码器文件夹；{name} 是 {kind} 模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="590"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3496,7 +3526,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="295"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3536,8 +3566,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="211"/>
-        <location filename="../../attnviz/figures/image.py" line="245"/>
+        <location filename="../../attnviz/figures/image.py" line="214"/>
+        <location filename="../../attnviz/figures/image.py" line="248"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
@@ -3573,7 +3603,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
-        <location filename="../../attnviz/figures/image.py" line="212"/>
+        <location filename="../../attnviz/figures/image.py" line="215"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
@@ -3588,7 +3618,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="122"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="116"/>
         <source>mean Kendall τ over the images: {pairs}</source>
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
@@ -3608,7 +3638,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="241"/>
+        <location filename="../../attnviz/figures/image.py" line="244"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
@@ -3758,7 +3788,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="316"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="318"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3824,7 +3854,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="181"/>
+        <location filename="../../attnviz/figures/image.py" line="184"/>
         <source>no classifier head</source>
         <translation>没有分类头</translation>
     </message>
@@ -3972,9 +4002,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="624"/>
-        <source>Not at this length: {tokens} tokens. A prompt this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
-        <translation>此长度下不显示：{tokens} 个词元。如此长的提示只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
+        <location filename="../../attnviz/core/layout.py" line="628"/>
+        <source>Not at this length: {tokens} tokens. An input this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
+        <translation>此长度下不显示：{tokens} 个词元。如此长的输入只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="23"/>
@@ -4013,7 +4043,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="139"/>
+        <location filename="../../attnviz/core/limits.py" line="142"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -4193,7 +4223,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="191"/>
+        <location filename="../../attnviz/figures/image.py" line="194"/>
         <source>Open an image</source>
         <translation>打开一张图像</translation>
     </message>
@@ -4411,7 +4441,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="104"/>
+        <location filename="../../attnviz/figures/image.py" line="107"/>
         <source>patch columns</source>
         <translation>图块列</translation>
     </message>
@@ -4421,7 +4451,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="104"/>
+        <location filename="../../attnviz/figures/image.py" line="107"/>
         <source>patch rows</source>
         <translation>图块行</translation>
     </message>
@@ -4493,7 +4523,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="64"/>
+        <location filename="../../attnviz/commands/export.py" line="65"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -4513,7 +4543,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="60"/>
+        <location filename="../../attnviz/commands/explain.py" line="61"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4537,7 +4567,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="167"/>
+        <location filename="../../attnviz/figures/image.py" line="170"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
@@ -4598,7 +4628,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="69"/>
+        <location filename="../../attnviz/commands/export.py" line="70"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -4911,7 +4941,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="204"/>
+        <location filename="../../attnviz/commands/explain.py" line="205"/>
         <location filename="../../attnviz/commands/heads.py" line="158"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
@@ -4972,8 +5002,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="63"/>
-        <location filename="../../attnviz/commands/export.py" line="68"/>
+        <location filename="../../attnviz/commands/explain.py" line="64"/>
+        <location filename="../../attnviz/commands/export.py" line="69"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
@@ -5046,12 +5076,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="26"/>
+        <location filename="../../attnviz/figures/image.py" line="29"/>
         <source>rollout (+ 0.5·I for the residual)</source>
         <translation>注意力展开（加 0.5·I 代表残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="27"/>
+        <location filename="../../attnviz/figures/image.py" line="30"/>
         <source>rollout (no residual)</source>
         <translation>注意力展开（不加残差）</translation>
     </message>
@@ -5061,7 +5091,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="585"/>
+        <location filename="../../attnviz/core/layout.py" line="589"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -5171,24 +5201,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="286"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="293"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="294"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/kinds.py" line="257"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="280"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="299"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="301"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="311"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
@@ -5272,7 +5302,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="535"/>
         <location filename="../../attnviz/core/layout.py" line="501"/>
-        <location filename="../../attnviz/core/layout.py" line="605"/>
+        <location filename="../../attnviz/core/layout.py" line="609"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -5313,7 +5343,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="232"/>
+        <location filename="../../attnviz/commands/explain.py" line="233"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5349,17 +5379,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置 {key} = {value!r} 无法使用；改用 {default!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="103"/>
+        <location filename="../../attnviz/gui/settings.py" line="112"/>
         <source>setting {key} is not a list; ignored</source>
         <translation>设置 {key} 不是列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="218"/>
+        <location filename="../../attnviz/gui/settings.py" line="227"/>
         <source>setting {key} is not a saved window layout; using the default layout</source>
         <translation>设置 {key} 不是保存的窗口布局；改用默认布局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="243"/>
+        <location filename="../../attnviz/gui/settings.py" line="252"/>
         <source>Settings cannot be saved to {path} (the folder is not writable); they last until you quit.</source>
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
@@ -5374,7 +5404,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="213"/>
+        <location filename="../../attnviz/figures/image.py" line="216"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
@@ -5415,7 +5445,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="214"/>
+        <location filename="../../attnviz/figures/image.py" line="217"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
@@ -5475,7 +5505,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="950"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="952"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -5642,7 +5672,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="242"/>
+        <location filename="../../attnviz/figures/image.py" line="245"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
@@ -6018,7 +6048,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="76"/>
+        <location filename="../../attnviz/commands/export.py" line="77"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -6165,7 +6195,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一张图像上与已加载模型比较的图像模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="56"/>
+        <location filename="../../attnviz/commands/export.py" line="57"/>
         <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
@@ -6282,7 +6312,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="206"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="239"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -6380,7 +6410,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="157"/>
+        <location filename="../../attnviz/figures/image.py" line="160"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -6430,8 +6460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="240"/>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="52"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="119"/>
         <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
@@ -6481,7 +6510,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="144"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="177"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6491,7 +6520,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="55"/>
+        <location filename="../../attnviz/commands/export.py" line="56"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -6536,12 +6565,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="241"/>
+        <location filename="../../attnviz/gui/settings.py" line="250"/>
         <source>The settings file {path} is damaged (not a valid settings file) and could not be rewritten; your settings last until you quit.</source>
         <translation>设置文件 {path} 已损坏（不是有效的设置文件），且无法重写；你的设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="238"/>
+        <location filename="../../attnviz/gui/settings.py" line="247"/>
         <source>The settings file {path} was damaged (not a valid settings file): what could not be read was dropped, and the file has been rewritten with your current settings.</source>
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
@@ -6576,6 +6605,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少系统库 {library}（Debian 或 Ubuntu 上：apt-get install {package}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="99"/>
+        <source>the target is {count:,} tokens long with the decoder's start token; this model reads at most {most:,}</source>
+        <translation>加上解码器的起始词元，目标长 {count:,} 个词元；此模型最多读取 {most:,} 个</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/text.py" line="60"/>
         <source>the text is over {kib} KiB; attnviz reads one sentence of at most {kib} KiB</source>
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
@@ -6591,7 +6625,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="134"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="167"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
@@ -6661,7 +6695,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="146"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="179"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6804,7 +6838,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="49"/>
+        <location filename="../../attnviz/figures/image.py" line="52"/>
         <source>this input is not an image</source>
         <translation>此输入不是图像</translation>
     </message>
@@ -6846,21 +6880,31 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="553"/>
-        <location filename="../../attnviz/core/layout.py" line="559"/>
+        <location filename="../../attnviz/core/layout.py" line="555"/>
+        <location filename="../../attnviz/core/layout.py" line="563"/>
         <location filename="../../attnviz/core/layout.py" line="435"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="694"/>
+        <location filename="../../attnviz/core/layout.py" line="698"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="139"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="154"/>
         <source>This prompt has {tokens} tokens: its maps are computed one at a time for the Attention view, and the answer is not stepped at this length.</source>
         <translation>此提示有 {tokens} 个词元：注意力视图的图逐个按需计算，此长度下不逐步生成回答。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="148"/>
+        <source>This sentence has {tokens} tokens: its maps are computed one at a time for the Attention view, and no mask is filled at this length (that would need every position's word probabilities).</source>
+        <translation>此句子有 {tokens} 个词元：注意力视图的图逐个按需计算，此长度下不填充掩码（那需要每个位置上所有词的概率）。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="151"/>
+        <source>This source has {tokens} tokens: its encoder's maps are computed one at a time for the Attention view, and it is not translated at this length (export a target's maps with attnviz export --prompt-map --target).</source>
+        <translation>此源句有 {tokens} 个词元：注意力视图中编码器的图逐个按需计算，此长度下不翻译（目标的图可用 attnviz export --prompt-map --target 导出）。</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
@@ -6903,14 +6947,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="586"/>
+        <location filename="../../attnviz/core/layout.py" line="590"/>
         <location filename="../../attnviz/figures/explain.py" line="85"/>
         <location filename="../../attnviz/figures/explain.py" line="84"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="180"/>
+        <location filename="../../attnviz/figures/image.py" line="183"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
@@ -7183,7 +7227,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="171"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="184"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -7238,7 +7282,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="327"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="329"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -7269,7 +7313,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="56"/>
+        <location filename="../../attnviz/commands/explain.py" line="57"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7323,7 +7367,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="297"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="299"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7466,17 +7510,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="124"/>
+        <location filename="../../attnviz/commands/export.py" line="134"/>
         <source>write each step's numbers with --format csv --step all instead of --flipbook, which needs no display</source>
         <translation>改用 --format csv --step all（不加 --flipbook）写出每一步的数值，这无需显示器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="51"/>
+        <location filename="../../attnviz/commands/export.py" line="52"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="74"/>
+        <location filename="../../attnviz/commands/export.py" line="75"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -7511,9 +7555,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="195"/>
-        <location filename="../../attnviz/commands/export.py" line="259"/>
-        <location filename="../../attnviz/commands/export.py" line="337"/>
+        <location filename="../../attnviz/commands/export.py" line="205"/>
+        <location filename="../../attnviz/commands/export.py" line="280"/>
+        <location filename="../../attnviz/commands/export.py" line="358"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7638,7 +7682,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="420"/>
+        <location filename="../../attnviz/commands/export.py" line="441"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -7648,7 +7692,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="210"/>
+        <location filename="../../attnviz/commands/explain.py" line="211"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
@@ -7674,13 +7718,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="213"/>
+        <location filename="../../attnviz/commands/explain.py" line="214"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="46"/>
-        <location filename="../../attnviz/commands/explain.py" line="82"/>
+        <location filename="../../attnviz/commands/explain.py" line="83"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7775,9 +7819,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="260"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="112"/>
-        <location filename="../../attnviz/commands/export.py" line="389"/>
+        <location filename="../../attnviz/commands/export.py" line="410"/>
+        <location filename="../../attnviz/commands/shared.py" line="296"/>
+        <location filename="../../attnviz/commands/shared.py" line="311"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7845,7 +7889,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="98"/>
+        <location filename="../../attnviz/figures/image.py" line="101"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
@@ -7880,7 +7924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="374"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="376"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7988,6 +8032,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（{kind}）：{statistic}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
+        <location filename="../../attnviz/core/hf/seq2seq.py" line="131"/>
+        <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
+        <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="172"/>
         <source>{model} by itself: {translation}</source>
         <translation>{model} 单独翻译：{translation}</translation>
@@ -8013,7 +8063,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="172"/>
+        <location filename="../../attnviz/commands/export.py" line="182"/>
         <location filename="../../attnviz/session/state.py" line="69"/>
         <location filename="../../attnviz/session/state.py" line="94"/>
         <source>{model}, heads off {heads}</source>
@@ -8040,7 +8090,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="244"/>
+        <location filename="../../attnviz/figures/image.py" line="247"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
@@ -8070,12 +8120,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="182"/>
+        <location filename="../../attnviz/figures/image.py" line="185"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="230"/>
+        <location filename="../../attnviz/figures/image.py" line="233"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
@@ -8101,12 +8151,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}（文档）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="177"/>
+        <location filename="../../attnviz/core/limits.py" line="180"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="171"/>
+        <location filename="../../attnviz/core/limits.py" line="174"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -8116,7 +8166,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="229"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="262"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -8171,33 +8221,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="175"/>
+        <location filename="../../attnviz/core/limits.py" line="178"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="184"/>
+        <location filename="../../attnviz/core/limits.py" line="187"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="169"/>
+        <location filename="../../attnviz/core/limits.py" line="172"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="162"/>
-        <location filename="../../attnviz/core/limits.py" line="182"/>
+        <location filename="../../attnviz/core/limits.py" line="165"/>
+        <location filename="../../attnviz/core/limits.py" line="185"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="165"/>
+        <location filename="../../attnviz/core/limits.py" line="168"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="151"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="184"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -8262,17 +8312,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="121"/>
+        <location filename="../../attnviz/commands/export.py" line="131"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="118"/>
+        <location filename="../../attnviz/commands/export.py" line="128"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="214"/>
+        <location filename="../../attnviz/commands/export.py" line="223"/>
         <source>{option} does not go with --prompt-map (one map of a prompt, computed on demand)</source>
         <translation>{option} 不能与 --prompt-map 同用（它按需计算提示的一张图）</translation>
     </message>
@@ -8287,7 +8337,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="414"/>
+        <location filename="../../attnviz/commands/export.py" line="435"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8297,27 +8347,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="240"/>
+        <source>{option} is for an encoder–decoder folder's --prompt-map; {checkpoint} has one self-attention</source>
+        <translation>{option} 用于编码器－解码器文件夹的 --prompt-map；{checkpoint} 只有一种自注意力</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/live.py" line="76"/>
         <source>{option} must be from {low:,} to {high:,}</source>
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="146"/>
+        <location filename="../../attnviz/commands/export.py" line="156"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="232"/>
+        <location filename="../../attnviz/commands/export.py" line="256"/>
         <source>{option} {number}: this model has {most} (counted from 1)</source>
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="364"/>
+        <location filename="../../attnviz/commands/export.py" line="385"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="362"/>
+        <location filename="../../attnviz/commands/export.py" line="383"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8928,7 +8983,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="104"/>
+        <location filename="../../attnviz/commands/explain.py" line="105"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8985,7 +9040,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="246"/>
+        <location filename="../../attnviz/commands/explain.py" line="247"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -9170,7 +9225,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="289"/>
+        <location filename="../../attnviz/commands/export.py" line="310"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9180,7 +9235,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="297"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -9210,7 +9265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="274"/>
+        <location filename="../../attnviz/commands/export.py" line="295"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9225,7 +9280,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="443"/>
+        <location filename="../../attnviz/commands/export.py" line="464"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>

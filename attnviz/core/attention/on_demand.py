@@ -20,7 +20,11 @@ For a 16-layer Llama shape with 16 query heads over 4 key/value heads of width 6
 4,096-token input: queries 16·16·4,096·64·4 = 268 MB, keys 16·4·4,096·64·4 = 67 MB, the mask 16.8 MB — 352 MB
 in all, against the 17.2 GB of weights (34.4 GB with scores) recording every map would take; one map is 67 MB,
 its tiles of 256 rows 4.2 MB each.
-Shapes: B rows, L layers, H query heads, G key/value heads, S positions, D per-head width, R rows of a tile.
+An encoder–decoder's three kinds are three stores over one forward pass (core/hf/seq2seq.py): the encoder's
+self-attention (S, S), the decoder's (T, T, causal) and the cross-attention (T, S), its queries the decoder's and
+its keys the encoder's, the source's padding hidden.
+Shapes: B rows, L layers, H query heads, G key/value heads, S positions (Q queries, K keys where they differ), D
+per-head width, R rows of a tile.
 """
 
 from __future__ import annotations
@@ -36,8 +40,10 @@ TILE_ROWS = 256  # the query rows one tile computes: its temporaries are a few T
 
 @dataclass(frozen=True)
 class LayerQueryKeys:
-    """One attention layer's inputs to its softmax: queries (B, H, S, D), keys (B, G, S, D) (G divides H), the
-    scale q·kᵀ is multiplied by, and the cells its mask hides (B, S, S) bool (True: hidden) or None (none)."""
+    """One attention layer's inputs to its softmax: queries (B, H, Q, D), keys (B, G, K, D) (G divides H), the
+    scale q·kᵀ is multiplied by, and the cells its mask hides (B, Q, K) bool (True: hidden) or None (none). A
+    self-attention has Q = K = S; a cross-attention's queries are the decoder's (Q = T), its keys the encoder's
+    (K = S)."""
 
     queries: Tensor
     keys: Tensor
@@ -58,8 +64,9 @@ class QueryKeyStore:
         if not layers:
             raise ValueError("no attention layer was recorded")
         self.layers = tuple(layers)
-        first = layers[0].queries
-        self.rows, self.heads, self.positions, _ = first.shape  # B, H, S
+        first = layers[0]
+        self.rows, self.heads, self.positions, _ = first.queries.shape  # B, H, Q (S for a self-attention)
+        self.key_positions = int(first.keys.shape[2])  # K (S for a self-attention)
 
     @property
     def num_layers(self) -> int:
@@ -77,29 +84,30 @@ class QueryKeyStore:
         return sum(t.numel() * t.element_size() for t in tensors.values())
 
     def hidden(self, layer: int, row: int = 0) -> np.ndarray:
-        """The cells layer ``layer``'s mask hid for batch row ``row`` (S, S) bool (True: hidden)."""
+        """The cells layer ``layer``'s mask hid for batch row ``row`` (Q, K) bool (True: hidden)."""
         record = self.layers[layer]
         if record.hidden is None:
-            return np.zeros((self.positions, self.positions), dtype=bool)
+            return np.zeros((self.positions, self.key_positions), dtype=bool)
         return record.hidden[row].cpu().numpy()
 
     def map(self, layer: int, head: int, row: int = 0, scores: bool = False, tile_rows: int = TILE_ROWS
             ) -> np.ndarray:
-        """Layer ``layer``'s head ``head`` for batch row ``row``: the weights (S, S) float32 (a query per row, a key
+        """Layer ``layer``'s head ``head`` for batch row ``row``: the weights (Q, K) float32 (a query per row, a key
         per column), or with ``scores`` what the softmax read (q·kᵀ · scale, hidden cells -inf), computed
         ``tile_rows`` query rows at a time on the store's device."""
         record = self.layers[layer]
         if not 0 <= head < record.queries.shape[1] or not 0 <= row < self.rows:
             raise IndexError(f"no head {head} or row {row} in layer {layer}")
-        query = record.queries[row, head]  # (S, D)
-        key = record.keys[row, self.kv_head(layer, head)]  # (S, D)
-        hidden = None if record.hidden is None else record.hidden[row]  # (S, S)
+        query = record.queries[row, head]  # (Q, D)
+        key = record.keys[row, self.kv_head(layer, head)]  # (K, D)
+        hidden = None if record.hidden is None else record.hidden[row]  # (Q, K)
         lowest = torch.finfo(query.dtype).min
-        out = np.empty((self.positions, self.positions), dtype=np.float32)
+        rows = int(query.shape[0])
+        out = np.empty((rows, int(key.shape[0])), dtype=np.float32)
         with torch.inference_mode():
-            for start in range(0, self.positions, tile_rows):
-                stop = min(start + tile_rows, self.positions)
-                tile = torch.matmul(query[start:stop], key.transpose(0, 1)) * record.scale  # (R, S)
+            for start in range(0, rows, tile_rows):
+                stop = min(start + tile_rows, rows)
+                tile = torch.matmul(query[start:stop], key.transpose(0, 1)) * record.scale  # (R, K)
                 if scores:
                     if hidden is not None:
                         tile = tile.masked_fill(hidden[start:stop], float("-inf"))

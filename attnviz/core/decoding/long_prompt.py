@@ -1,67 +1,167 @@
-"""A decoder-only Hugging Face model's prompt beyond the window's decoding cap (issue 49 §1): encoded through a
+"""A Hugging Face model's input beyond the window's decoding cap (issue 49 §1): encoded through
 :class:`~attnviz.core.attention.on_demand.QueryKeyStore` (one forward pass keeps each layer's queries and keys), its
-maps computed one at a time when the Attention view asks, never all at once.
+maps computed one at a time when the Attention view (or ``attnviz export --prompt-map``) asks, never all at once.
 
-The cap (``config.max_src_len``, 448 tokens) stays what decoding records: a prompt within it is encoded and stepped
-as always. Beyond it, up to the model's positions and :data:`~attnviz.core.limits.MAX_PROMPT_MAP_TOKENS`, the
-published :class:`~attnviz.core.results.EncodedSource` has no ``encoder_weights`` and an
-:class:`~attnviz.core.results.OnDemandMaps` instead; the answer is not stepped (its (L, H, T, S + T) rows would be
-the maps again).
-Shapes: L layers, H heads, S prompt tokens.
+Three layouts read a long input:
+
+* decoder-only (GPT-2, Llama, Qwen2): the prompt's causal self-attention (S, S), left-padded;
+* encoder-only (BERT, DistilBERT, RoBERTa): the sentence's (or pair's) self-attention in both directions (S, S),
+  read by the base model (no masked-language-model head: its S × V logits are not made, so no mask is filled);
+* encoder–decoder (Marian, BART, mBART): the source's encoder self-attention (S, S) and, with a target read by
+  teacher forcing (its start token, then the target's T − 1 tokens), the decoder's causal self-attention (T, T) and
+  the cross-attention (T, S). T5 (a relative position bias added to the scores) has no maps on demand.
+
+The cap (``config.max_src_len``: 448 tokens for a decoder-only folder, the positions up to 512 for the others) stays
+what decoding records: an input within it is encoded and stepped as always. Beyond it, up to the model's positions
+and :data:`~attnviz.core.limits.MAX_PROMPT_MAP_TOKENS`, the published :class:`~attnviz.core.results.EncodedSource`
+has no ``encoder_weights`` and an :class:`~attnviz.core.results.OnDemandMaps` instead; nothing is stepped (an answer's
+(L, H, T, S + T) rows would be the maps again, a mask's prediction the S × V logits).
+Shapes: L layers, H heads, S source tokens, T decoder inputs.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import torch
 
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.on_demand import QueryKeyStore
-from attnviz.core.limits import MAX_PROMPT_MAP_TOKENS, MAX_QUERY_KEY_BYTES
+from attnviz.core.limits import MAX_PROMPT_MAP_TOKENS
 from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.results import EncodedSource, OnDemandMaps
 from attnviz.core.text import check_text_size, valid_text
 from attnviz.i18n import tr
 
 
-def longest_prompt(loaded: LoadedModel) -> int:
-    """The longest prompt ``loaded`` reads with maps on demand: its positions, up to MAX_PROMPT_MAP_TOKENS (its
-    decoding cap when it computes no map on demand)."""
+def on_demand_refusal(loaded: LoadedModel) -> str | None:
+    """Why ``loaded``'s maps are not computed on demand, in one sentence, or None when they are."""
     if not loaded.model_kind.maps_on_demand:
+        return tr("maps on demand are for Hugging Face decoder-only, encoder-only and encoder–decoder folders; "
+                  "{name} is a {kind} model").format(name=loaded.name, kind=loaded.kind)
+    model: Any = loaded.model
+    if not model.prompt_positions:  # (T5: no position table, a relative bias in its scores)
+        return tr("{model} adds a relative position bias to its scores: its maps are not computed on demand").format(
+            model=model.architecture.name)
+    return None
+
+
+def longest_prompt(loaded: LoadedModel) -> int:
+    """The longest input ``loaded`` reads with maps on demand: its positions, up to MAX_PROMPT_MAP_TOKENS (its
+    decoding cap when it computes no map on demand)."""
+    if on_demand_refusal(loaded) is not None:
         return int(loaded.config.max_src_len)
-    model: Any = loaded.model  # (an HFCausal: its positions)
-    return min(int(model.prompt_positions or MAX_PROMPT_MAP_TOKENS), MAX_PROMPT_MAP_TOKENS)
+    model: Any = loaded.model  # (an HFCausal, HFEncoder or HFEncoderDecoder: its positions)
+    return min(int(model.prompt_positions), MAX_PROMPT_MAP_TOKENS)
+
+
+@dataclass(frozen=True)
+class LongInput:
+    """A text (and an encoder–decoder's target) as the model reads it, before the forward pass: the source's S
+    tokens shown, their ids, the words read as unknown, the length it was cut from (None: not cut; an encoder-only
+    sentence is never cut, it is refused), its segments (S,) (an encoder-only pair) or None, and the decoder's inputs
+    (its start token, then the target) shown and as ids ((): no target)."""
+
+    tokens: tuple[str, ...]
+    ids: tuple[int, ...]
+    unknown: tuple[str, ...]
+    truncated_from: int | None
+    segments: tuple[int, ...] | None = None
+    target_tokens: tuple[str, ...] = ()
+    target_ids: tuple[int, ...] = ()
+
+
+def read_long_input(loaded: LoadedModel, text: str, target: str | None = None,
+                    device: torch.device | str = "cpu") -> LongInput:
+    """``text`` (and, for an encoder–decoder, ``target``) as ``loaded`` reads it with maps on demand: a decoder-only
+    prompt or an encoder–decoder source cut at :func:`longest_prompt` tokens; an encoder-only sentence (or pair: the
+    tokenizer's own encoding, ``[MASK]`` read as its mask token) refused beyond it; a target refused beyond the
+    decoder's positions. ValueError in one sentence."""
+    check_text_size(text)
+    longest = longest_prompt(loaded)
+    model: Any = loaded.model
+    if loaded.layout.name == "encoder-only":  # (its fill-mask session's reader: HFMaskedLM, its own tokenizer)
+        stepping: Any = loaded.model_kind.stepping_cls
+        reader = stepping.reader_for(loaded, torch.device(device))
+        reader.positions = longest
+        read = reader.read(text)
+        return LongInput(read.tokens, read.ids, read.unknown, None, read.segments)
+    assert loaded.src_vocab is not None
+    source = loaded.src_vocab.split(valid_text(text), longest)
+    ids = tuple(source.ids or loaded.src_vocab.ids(source.words))
+    if target is None or loaded.layout.name != "encoder-decoder" or loaded.tgt_vocab is None:
+        return LongInput(tuple(source.words), ids, tuple(source.unknown), source.truncated_from)
+    pieces = loaded.tgt_vocab.target_tokens(target)
+    inputs = (int(model.start_id), *loaded.tgt_vocab.ids(pieces))  # (teacher forcing: the start token, the target)
+    if len(inputs) > longest:
+        raise ValueError(tr("the target is {count:,} tokens long with the decoder's start token; this model reads at "
+                            "most {most:,}").format(count=len(inputs), most=longest))
+    return LongInput(tuple(source.words), ids, tuple(source.unknown), source.truncated_from, None,
+                     tuple(loaded.tgt_vocab.to_tokens(inputs)), inputs)
+
+
+def query_key_bytes(loaded: LoadedModel, read: LongInput) -> int:
+    """What the store of ``read`` will hold at most, in bytes (the model's ``query_key_bytes``)."""
+    model: Any = loaded.model
+    if loaded.layout.name == "encoder-decoder":
+        return int(model.query_key_bytes(len(read.ids), len(read.target_ids)))
+    return int(model.query_key_bytes(len(read.ids)))
+
+
+def check_query_key_bytes(loaded: LoadedModel, read: LongInput) -> None:
+    """ValueError in one sentence when ``read``'s queries and keys would take more than MAX_QUERY_KEY_BYTES (said
+    before the forward pass)."""
+    from attnviz.core import limits
+
+    if (needed := query_key_bytes(loaded, read)) > limits.MAX_QUERY_KEY_BYTES:
+        raise ValueError(tr("the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows "
+                            "{most:.0f} GB): give a shorter prompt").format(
+            tokens=len(read.ids) + len(read.target_ids), gb=needed / 1024**3,
+            most=limits.MAX_QUERY_KEY_BYTES / 1024**3))
+
+
+def query_keys(loaded: LoadedModel, read: LongInput, device: torch.device | str = "cpu"
+               ) -> dict[AttentionKind, QueryKeyStore]:
+    """The stores of one forward pass over ``read`` (checked against MAX_QUERY_KEY_BYTES first), per kind: the
+    self-attention of a decoder-only prompt or an encoder-only sentence, and an encoder–decoder's encoder
+    self-attention and, with a target, its decoder self-attention and cross-attention (all named ENCODER_SELF,
+    DECODER_SELF, CROSS). ValueError in one sentence."""
+    check_query_key_bytes(loaded, read)
+    model: Any = loaded.model
+    ids = torch.tensor([list(read.ids)], device=device)  # (1, S)
+    lengths = torch.tensor([len(read.ids)], device=device)
+    if loaded.layout.name == "encoder-decoder":
+        target = torch.tensor([list(read.target_ids)], device=device) if read.target_ids else None  # (1, T)
+        return dict(model.query_keys(ids, lengths, target))
+    if loaded.layout.name == "encoder-only":
+        types = (torch.tensor([list(read.segments)], device=device)
+                 if read.segments is not None and model.segment_count > 1 else None)
+        return {AttentionKind.ENCODER_SELF: model.query_keys(ids, lengths, types)}
+    return {AttentionKind.ENCODER_SELF: model.query_keys(ids, lengths)}
 
 
 def encode_long_prompt(loaded: LoadedModel, text: str, device: torch.device | str = "cpu"
                        ) -> tuple[QueryKeyStore, EncodedSource] | None:
     """``text`` as ``loaded`` reads it, when that is longer than its decoding cap and it computes maps on demand:
-    the store of its queries and keys and the source to publish (no map computed yet); None when the prompt fits
-    the cap (or the model computes no map on demand): it is decoded as always. ValueError when the store would
+    the store of its (source's) self-attention and the source to publish (no map computed yet); None when the input
+    fits the cap (or the model computes no map on demand): it is decoded as always. ValueError when the store would
     take more than MAX_QUERY_KEY_BYTES (before the forward pass)."""
-    if not loaded.model_kind.maps_on_demand or loaded.src_vocab is None:
+    if on_demand_refusal(loaded) is not None or loaded.src_vocab is None:
         return None
-    check_text_size(text)
-    source = loaded.src_vocab.split(valid_text(text), longest_prompt(loaded))
-    tokens = len(source.words)
-    if tokens <= loaded.config.max_src_len:
+    read = read_long_input(loaded, text, None, device)
+    if len(read.ids) <= loaded.config.max_src_len:
         return None
-    model: Any = loaded.model  # (an HFCausal: core/hf/causal.py)
-    if (needed := model.query_key_bytes(tokens)) > MAX_QUERY_KEY_BYTES:
-        raise ValueError(tr("the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows "
-                            "{most:.0f} GB): give a shorter prompt").format(tokens=tokens, gb=needed / 1024**3,
-                                                                           most=MAX_QUERY_KEY_BYTES / 1024**3))
-    ids = torch.tensor([list(source.ids or loaded.src_vocab.ids(source.words))], device=device)  # (1, S)
-    store = model.query_keys(ids, torch.tensor([tokens], device=device))
-    encoded = EncodedSource(text, tuple(source.words), tuple(source.unknown), source.truncated_from, None, None,
-                            np.ones(tokens, dtype=bool), layout=loaded.layout,
-                            ids=None if source.ids is None else tuple(source.ids),
-                            on_demand=OnDemandMaps(store.num_layers, store.heads))
+    store = query_keys(loaded, read, device)[AttentionKind.ENCODER_SELF]
+    segments = None if read.segments is None else np.array(read.segments)
+    encoded = EncodedSource(text, read.tokens, read.unknown, read.truncated_from, None, None,
+                            np.ones(len(read.tokens), dtype=bool), layout=loaded.layout, ids=read.ids,
+                            segments=segments, on_demand=OnDemandMaps(store.num_layers, store.heads))
     return store, encoded
 
 
 def prompt_map(store: QueryKeyStore, layer: int, head: int, scores: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Layer ``layer``'s head ``head`` (0-based) of the store's prompt: its weights (or ``scores``) (S, S) and the
-    cells its mask hid (S, S)."""
+    """Layer ``layer``'s head ``head`` (0-based) of the store's input: its weights (or ``scores``) (Q, K) and the
+    cells its mask hid (Q, K)."""
     return store.map(layer, head, scores=scores), store.hidden(layer)

@@ -22,8 +22,9 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
-from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.vocab import CONTINUES, SubwordVocab, _tokenizer_errors
 from attnviz.core.models.loaded import LoadedModel
@@ -87,6 +88,37 @@ class HFEncoder(nn.Module):
         logits = out.logits[:, position].float() if self.has_head else None
         return Reading(weights, scores, logits)
 
+    @property
+    def prompt_positions(self) -> int:
+        """The positions the model has (its config's, after the table's offset: RoBERTa's 514 rows are 512): the
+        longest sequence it reads, special tokens included."""
+        config = self.hf.config
+        positions = int(getattr(config, self.architecture.positions or "", 0) or 0)
+        return max(positions - self.architecture.offset(config), 0)
+
+    def query_key_bytes(self, tokens: int) -> int:
+        """The bytes :meth:`query_keys` keeps for one ``tokens``-long sequence at most: queries and keys of every
+        layer (L·2H·S·D in the model's dtype) and the padding mask (S² booleans)."""
+        config = self.hf.config
+        heads = int(getattr(config, self.architecture.heads[0]))
+        width = int(getattr(config, self.architecture.width)) // heads
+        size = next(self.hf.parameters()).element_size()
+        return len(self._attention) * 2 * heads * tokens * width * size + tokens * tokens
+
+    def query_keys(self, ids: Tensor, valid_lens: Tensor, token_types: Tensor | None = None) -> QueryKeyStore:
+        """ids (B, S) right-padded whole sentences, their valid lengths (B,) and token type ids (B, S) (None: the
+        tokenizer makes none) -> what recomputes any map of the self-attention (B, L, H, S, S) without making one
+        (:mod:`attnviz.core.attention.on_demand`): one forward pass of the base model (no masked-language-model
+        head: its S × V logits are not made) that keeps each layer's queries and keys; padding keys hidden."""
+        mask = (torch.arange(ids.shape[1], device=ids.device)[None, :] < valid_lens[:, None]).long()
+        inputs = {"input_ids": ids, "attention_mask": mask}
+        if token_types is not None:
+            inputs["token_type_ids"] = token_types
+        with torch.inference_mode(), storing() as calls:
+            self.architecture.root(self.hf)(**inputs)
+        order = {id(module): layer for layer, module in enumerate(self._attention)}
+        layers = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
+        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden) for c in layers])
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
               segments: Tensor | None = None) -> tuple[None, SourceSelfAttention | None]:

@@ -17,12 +17,14 @@ import torch
 from torch import Tensor, nn
 
 from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.search_rules import SearchRules
 from attnviz.core.hf import compat
-from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, QueryKeyCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
 from attnviz.core.models.translation import SourceSelfAttention, StepAttention
+from attnviz.i18n import tr
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,57 @@ class HFEncoderDecoder(nn.Module):
     def _of_kind(self, calls: list[AttentionCall], kind: AttentionKind) -> list[AttentionCall]:
         order = {id(module): layer for layer, module in enumerate(self._modules_of[kind])}
         return sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
+
+    @property
+    def prompt_positions(self) -> int:
+        """The positions the model has (its config's: BART's table has 2 rows more): the longest source it reads, and
+        the longest target its decoder reads (start token included). 0: the model counts no positions (T5's relative
+        bias)."""
+        return int(getattr(self.hf.config, self.architecture.positions or "", 0) or 0)
+
+    def query_key_bytes(self, source: int, target: int = 0) -> int:
+        """The bytes :meth:`query_keys` keeps at most for one ``source``-token source and, with a ``target`` of that
+        many decoder inputs, the decoder: queries and keys of the encoder's self-attention (L_e·2H·S·D), the
+        decoder's (L_d·2H·T·D) and the cross-attention's (L_d·H·(T + S)·D), in the model's dtype (H·D: the model's
+        width), and the masks' S² + T² + T·S booleans."""
+        width = int(getattr(self.hf.config, self.architecture.width))  # H·D: every head's queries (or keys) together
+        size = next(self.hf.parameters()).element_size()
+        numbers = len(self._modules_of[AttentionKind.ENCODER_SELF]) * 2 * source * width
+        masks = source * source
+        if target:
+            numbers += len(self._modules_of[AttentionKind.DECODER_SELF]) * (3 * target + source) * width
+            masks += target * target + target * source
+        return numbers * size + masks
+
+    def _stores(self, calls: list[QueryKeyCall], kinds: tuple[AttentionKind, ...]
+                ) -> dict[AttentionKind, QueryKeyStore]:
+        stores = {}
+        for kind in kinds:
+            order = {id(module): layer for layer, module in enumerate(self._modules_of[kind])}
+            layers = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
+            stores[kind] = QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden) for c in layers])
+        return stores
+
+    def query_keys(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor | None = None
+                   ) -> dict[AttentionKind, QueryKeyStore]:
+        """src (B, S) right-padded ids, valid lengths (B,), and ``tgt_in`` (B, T) the decoder's inputs (its start
+        token, then the target: teacher forcing) or None -> per kind what recomputes any of its maps without making
+        one (:mod:`attnviz.core.attention.on_demand`): the encoder's self-attention (S, S, padding keys hidden); with
+        ``tgt_in`` also the decoder's (T, T, causal) and the cross-attention (T, S: the decoder's queries, the
+        encoder's keys, the source's padding hidden). One forward pass (without ``tgt_in``: the encoder's alone)
+        that keeps each layer's queries and keys. ValueError for a model with a relative position bias (T5)."""
+        if self.architecture.position_kind == "relative bias":
+            raise ValueError(tr("{model} adds a relative position bias to its scores: its maps are not computed on "
+                                "demand").format(model=self.architecture.name))
+        mask = (torch.arange(src.shape[1], device=src.device)[None, :] < src_valid_lens[:, None]).long()
+        with torch.inference_mode(), storing() as calls:
+            if tgt_in is None:
+                self.hf.get_encoder()(input_ids=src, attention_mask=mask)
+            else:  # (the decoder's own mask: causal; no target padding, each row as long as tgt_in)
+                self.hf.base_model(input_ids=src, attention_mask=mask, decoder_input_ids=tgt_in, use_cache=False)
+        kinds = (AttentionKind.ENCODER_SELF,) if tgt_in is None else \
+            (AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS)
+        return self._stores(calls, kinds)
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[Seq2SeqState, SourceSelfAttention | None]:

@@ -104,9 +104,9 @@ class ModelKind:
     hugging_face: bool = False  # a transformers model opened from its folder (its own modules and tokenizer)
     trainable: bool = True  # ``attnviz train`` can train it (a Hugging Face model is opened, not trained here)
     prompt_predicts: bool = False  # no separator: the prompt's last token is the query of the first new token
-    # its prompt's maps can be computed on demand: the model's ``query_keys(src, valid_lens)`` keeps one forward pass's
-    # queries and keys (a QueryKeyStore), ``prompt_positions`` and ``query_key_bytes(tokens)`` bound it
-    # (``attnviz export --prompt-map``)
+    # a long input's maps can be computed on demand (core/decoding/long_prompt.py): the model's ``query_keys`` keeps one
+    # forward pass's queries and keys (QueryKeyStores), ``prompt_positions`` and ``query_key_bytes`` bound it (the
+    # window beyond the decoding cap, ``attnviz export --prompt-map``)
     maps_on_demand: bool = False
     stepping: str = "attnviz.core.decoding.stepping:DecodeSession"  # module:class that steps through one sentence
     # module:function (model, kind) -> each layer's chain of that kind for the Computation view
@@ -274,7 +274,8 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               "HFSeq2SeqConfig", "HFEncoderDecoder",
               scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
-              hugging_face=True, trainable=False, query_chains="attnviz.core.hf.chains:hf_chains"),
+              hugging_face=True, trainable=False, maps_on_demand=True,
+              query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("hf-causal", "translation", N_("Hugging Face decoder-only model (GPT-2, Llama, Qwen2)"),
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
@@ -293,7 +294,8 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "
                                  "√d_head"),
               attention=(AttentionKind.ENCODER_SELF,), layout="encoder-only", hugging_face=True, trainable=False,
-              stepping="attnviz.core.hf.encoder:HFFillMaskSession", query_chains="attnviz.core.hf.chains:hf_chains"),
+              maps_on_demand=True, stepping="attnviz.core.hf.encoder:HFFillMaskSession",
+              query_chains="attnviz.core.hf.chains:hf_chains"),
     ModelKind("vit", "vision", N_("Vision Transformer (ViT), classifying images by their patches"),
               "attnviz.core.models.vit", "ViTConfig", "VisionTransformer", default_lr=2e-3,
               scoring_formula=N_("scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = "
