@@ -54,7 +54,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="238"/>
+        <location filename="../../attnviz/core/columns.py" line="248"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -346,7 +346,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="175"/>
+        <location filename="../../attnviz/commands/explain.py" line="176"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -371,7 +371,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="173"/>
+        <location filename="../../attnviz/commands/explain.py" line="174"/>
         <location filename="../../attnviz/commands/heads.py" line="96"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -590,17 +590,17 @@
         <translation>；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="248"/>
+        <location filename="../../attnviz/commands/heads.py" line="257"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="490"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="510"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="127"/>
+        <location filename="../../attnviz/core/columns.py" line="129"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -615,7 +615,7 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="200"/>
+        <location filename="../../attnviz/figures/image.py" line="203"/>
         <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
@@ -630,7 +630,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="507"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -640,9 +640,9 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="185"/>
-        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
-        <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；`attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
+        <location filename="../../attnviz/core/columns.py" line="188"/>
+        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; attnviz's own models and `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `&lt;pad&gt;`, `&lt;unk&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
+        <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；attnviz 自己的模型和 `attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`&lt;pad&gt;`、`&lt;unk&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="104"/>
@@ -682,27 +682,27 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="555"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="575"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="563"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="583"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -718,12 +718,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="553"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="573"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="207"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -743,7 +743,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="187"/>
+        <location filename="../../attnviz/gui/main_window.py" line="189"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -861,7 +861,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="214"/>
+        <location filename="../../attnviz/commands/heads.py" line="219"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -894,12 +894,12 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="152"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -914,7 +914,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="44"/>
+        <location filename="../../attnviz/commands/explain.py" line="45"/>
         <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
         <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
@@ -989,7 +989,7 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -999,13 +999,13 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="26"/>
+        <location filename="../../attnviz/figures/image.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="509"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="114"/>
+        <location filename="../../attnviz/core/columns.py" line="116"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -1050,7 +1050,7 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="133"/>
+        <location filename="../../attnviz/figures/image.py" line="136"/>
         <source>Attention of {query} over {image}, every layer and head</source>
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
@@ -1152,7 +1152,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="225"/>
+        <location filename="../../attnviz/commands/explain.py" line="226"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1162,8 +1162,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="202"/>
-        <location filename="../../attnviz/commands/heads.py" line="293"/>
+        <location filename="../../attnviz/commands/heads.py" line="207"/>
+        <location filename="../../attnviz/commands/heads.py" line="302"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1318,7 +1318,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1496,22 +1496,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="87"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="442"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="462"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1553,7 +1553,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1644,8 +1644,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="193"/>
-        <location filename="../../attnviz/figures/image.py" line="191"/>
+        <location filename="../../attnviz/figures/image.py" line="196"/>
+        <location filename="../../attnviz/figures/image.py" line="194"/>
         <source>Choose a second image model</source>
         <translation>选择第二个图像模型</translation>
     </message>
@@ -1696,7 +1696,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1823,7 +1823,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="945"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="947"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1838,17 +1838,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="132"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -1918,17 +1918,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="68"/>
+        <location filename="../../attnviz/core/columns.py" line="70"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="70"/>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="125"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
@@ -1989,9 +1989,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="177"/>
-        <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's) or cross (`attnviz explain`: a translation model's cross-attention)</source>
-        <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的）或 cross（`attnviz explain`：翻译模型的交叉注意力）</translation>
+        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's, or a translation model's encoder) or cross (a translation model's cross-attention)</source>
+        <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的，或翻译模型编码器的）或 cross（翻译模型的交叉注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="76"/>
@@ -2128,12 +2128,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2169,9 +2169,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="255"/>
+        <location filename="../../attnviz/commands/explain.py" line="256"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
-        <location filename="../../attnviz/commands/heads.py" line="236"/>
+        <location filename="../../attnviz/commands/heads.py" line="243"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2201,18 +2201,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="240"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
+        <location filename="../../attnviz/figures/image.py" line="243"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="201"/>
+        <location filename="../../attnviz/core/columns.py" line="211"/>
+        <source>each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)</source>
+        <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中该种注意力 `first` 的行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="138"/>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2228,12 +2233,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="40"/>
+        <location filename="../../attnviz/core/columns.py" line="42"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2280,7 +2285,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="47"/>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2290,7 +2295,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="486"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="506"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2449,27 +2454,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="41"/>
+        <location filename="../../attnviz/commands/explain.py" line="42"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="50"/>
+        <location filename="../../attnviz/commands/explain.py" line="51"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="115"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="109"/>
         <source>explained the predicted class of {count} images; wrote {files} files to {out}</source>
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="263"/>
+        <location filename="../../attnviz/commands/explain.py" line="258"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="233"/>
+        <location filename="../../attnviz/commands/explain.py" line="234"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2538,8 +2543,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="944"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2605,7 +2610,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2652,7 +2657,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="49"/>
+        <location filename="../../attnviz/commands/explain.py" line="50"/>
         <location filename="../../attnviz/commands/export.py" line="60"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -2745,7 +2750,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="170"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
         <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
@@ -2764,14 +2769,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="134"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="358"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="380"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
-        <location filename="../../attnviz/figures/image.py" line="96"/>
+        <location filename="../../attnviz/figures/image.py" line="99"/>
         <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
@@ -2794,7 +2799,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="95"/>
+        <location filename="../../attnviz/figures/image.py" line="98"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
     </message>
@@ -2804,12 +2809,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="465"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2860,8 +2865,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="88"/>
-        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <location filename="../../attnviz/core/columns.py" line="150"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -2921,7 +2926,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="86"/>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -2932,17 +2937,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="95"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="91"/>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="500"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="520"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2977,7 +2982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="53"/>
+        <location filename="../../attnviz/commands/explain.py" line="54"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3156,7 +3161,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3195,7 +3200,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="657"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/figures/image.py" line="229"/>
+        <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -3212,15 +3217,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/figures/image.py" line="127"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="410"/>
+        <location filename="../../attnviz/figures/heads.py" line="169"/>
+        <location filename="../../attnviz/figures/image.py" line="130"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="423"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="408"/>
+        <location filename="../../attnviz/figures/heads.py" line="168"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="420"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3247,7 +3252,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="160"/>
+        <location filename="../../attnviz/core/columns.py" line="162"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3311,12 +3316,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3406,9 +3411,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="207"/>
+        <location filename="../../attnviz/commands/explain.py" line="208"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
-        <location filename="../../attnviz/commands/heads.py" line="175"/>
+        <location filename="../../attnviz/commands/heads.py" line="178"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3453,7 +3458,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -3463,13 +3468,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="224"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="221"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3496,7 +3501,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="295"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3536,8 +3541,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="211"/>
-        <location filename="../../attnviz/figures/image.py" line="245"/>
+        <location filename="../../attnviz/figures/image.py" line="214"/>
+        <location filename="../../attnviz/figures/image.py" line="248"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
@@ -3552,7 +3557,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3562,43 +3567,43 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="169"/>
+        <location filename="../../attnviz/core/columns.py" line="171"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="505"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
-        <location filename="../../attnviz/figures/image.py" line="212"/>
+        <location filename="../../attnviz/figures/image.py" line="215"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="122"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="116"/>
         <source>mean Kendall τ over the images: {pairs}</source>
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
@@ -3608,28 +3613,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="241"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
+        <location filename="../../attnviz/figures/image.py" line="244"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="191"/>
+        <location filename="../../attnviz/core/columns.py" line="194"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="120"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3644,47 +3649,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="166"/>
+        <location filename="../../attnviz/core/columns.py" line="168"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="167"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: a distillation token, register tokens (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：蒸馏词元、寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="59"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="57"/>
+        <location filename="../../attnviz/core/columns.py" line="59"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="55"/>
+        <location filename="../../attnviz/core/columns.py" line="57"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <location filename="../../attnviz/core/columns.py" line="56"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="52"/>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <location filename="../../attnviz/core/columns.py" line="55"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -3694,7 +3699,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="60"/>
+        <location filename="../../attnviz/core/columns.py" line="62"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3819,12 +3824,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="239"/>
+        <location filename="../../attnviz/core/columns.py" line="249"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="181"/>
+        <location filename="../../attnviz/figures/image.py" line="184"/>
         <source>no classifier head</source>
         <translation>没有分类头</translation>
     </message>
@@ -3875,7 +3880,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="229"/>
+        <location filename="../../attnviz/commands/heads.py" line="234"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -4038,7 +4043,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <location filename="../../attnviz/core/columns.py" line="117"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
@@ -4048,22 +4053,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <location filename="../../attnviz/core/columns.py" line="41"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="162"/>
+        <location filename="../../attnviz/core/columns.py" line="164"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
@@ -4078,37 +4083,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="175"/>
+        <location filename="../../attnviz/core/columns.py" line="177"/>
         <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
         <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <location filename="../../attnviz/core/columns.py" line="126"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="196"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="203"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
+        <source>one layer in one kind's sinks figure (`attnviz heads` over decoded sentences, --format csv; KIND: enc-self, dec-self or cross): the share on the first position</source>
+        <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="213"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -4118,12 +4128,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="96"/>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
         <source>one pair of explanation methods over every explained token (an image model: every image)</source>
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -4153,7 +4163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4193,7 +4203,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="191"/>
+        <location filename="../../attnviz/figures/image.py" line="194"/>
         <source>Open an image</source>
         <translation>打开一张图像</translation>
     </message>
@@ -4264,7 +4274,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="509"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4411,7 +4421,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="104"/>
+        <location filename="../../attnviz/figures/image.py" line="107"/>
         <source>patch columns</source>
         <translation>图块列</translation>
     </message>
@@ -4421,7 +4431,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="104"/>
+        <location filename="../../attnviz/figures/image.py" line="107"/>
         <source>patch rows</source>
         <translation>图块行</translation>
     </message>
@@ -4513,7 +4523,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="60"/>
+        <location filename="../../attnviz/commands/explain.py" line="61"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4525,7 +4535,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="53"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
@@ -4537,7 +4547,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="167"/>
+        <location filename="../../attnviz/figures/image.py" line="170"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
@@ -4705,13 +4715,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="209"/>
+        <location filename="../../attnviz/commands/heads.py" line="214"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4763,7 +4773,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（提示词位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="135"/>
+        <location filename="../../attnviz/figures/heads.py" line="136"/>
         <source>queries at positions {positions}</source>
         <translation>位置在 {positions} 的查询</translation>
     </message>
@@ -4825,8 +4835,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="170"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <location filename="../../attnviz/figures/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="160"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
@@ -4851,7 +4861,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -4881,7 +4891,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <location filename="../../attnviz/core/columns.py" line="74"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate; `n/a` with `--documents` (not measured)</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
@@ -4896,7 +4906,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="281"/>
+        <location filename="../../attnviz/commands/heads.py" line="290"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -4911,8 +4921,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="204"/>
-        <location filename="../../attnviz/commands/heads.py" line="158"/>
+        <location filename="../../attnviz/commands/explain.py" line="205"/>
+        <location filename="../../attnviz/commands/heads.py" line="160"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4972,7 +4982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="63"/>
+        <location filename="../../attnviz/commands/explain.py" line="64"/>
         <location filename="../../attnviz/commands/export.py" line="68"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -5046,12 +5056,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="26"/>
+        <location filename="../../attnviz/figures/image.py" line="29"/>
         <source>rollout (+ 0.5·I for the residual)</source>
         <translation>注意力展开（加 0.5·I 代表残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="27"/>
+        <location filename="../../attnviz/figures/image.py" line="30"/>
         <source>rollout (no residual)</source>
         <translation>注意力展开（不加残差）</translation>
     </message>
@@ -5313,7 +5323,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="232"/>
+        <location filename="../../attnviz/commands/explain.py" line="233"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5349,17 +5359,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置 {key} = {value!r} 无法使用；改用 {default!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="103"/>
+        <location filename="../../attnviz/gui/settings.py" line="112"/>
         <source>setting {key} is not a list; ignored</source>
         <translation>设置 {key} 不是列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="218"/>
+        <location filename="../../attnviz/gui/settings.py" line="227"/>
         <source>setting {key} is not a saved window layout; using the default layout</source>
         <translation>设置 {key} 不是保存的窗口布局；改用默认布局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="243"/>
+        <location filename="../../attnviz/gui/settings.py" line="252"/>
         <source>Settings cannot be saved to {path} (the folder is not writable); they last until you quit.</source>
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
@@ -5374,7 +5384,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="213"/>
+        <location filename="../../attnviz/figures/image.py" line="216"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
@@ -5384,7 +5394,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <location filename="../../attnviz/core/columns.py" line="63"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -5404,8 +5414,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="170"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="160"/>
+        <location filename="../../attnviz/figures/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -5415,7 +5425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="214"/>
+        <location filename="../../attnviz/figures/image.py" line="217"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
@@ -5475,7 +5485,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="950"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="952"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -5485,12 +5495,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="173"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -5642,8 +5652,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="242"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
+        <location filename="../../attnviz/figures/image.py" line="245"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -5664,12 +5674,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="205"/>
+        <location filename="../../attnviz/commands/heads.py" line="210"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="295"/>
+        <location filename="../../attnviz/commands/heads.py" line="304"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -5835,7 +5845,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -5855,12 +5865,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="79"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="79"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -5938,12 +5948,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="564"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="584"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="556"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="576"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -5968,7 +5978,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -5983,17 +5993,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
+        <location filename="../../attnviz/core/columns.py" line="209"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
-        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz explain`: the explained step's query, its target position for cross and a translation's dec-self, its place in prompt + answer for a decoder-only model, the masked position for a BERT)</source>
-        <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz explain`：所解释那一步的查询；对 cross 和翻译模型的 dec-self 为其目标位置，对仅解码器模型为其在提示 + 回答中的位置，对 BERT 为被遮盖的位置）</translation>
+        <location filename="../../attnviz/core/columns.py" line="183"/>
+        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz heads` over decoded sentences: the source position for enc-self, the target position for cross and a translation's dec-self, the place in prompt + answer for a decoder-only model; `attnviz explain`: the explained step's query, the masked position for a BERT)</source>
+        <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz heads` 基于解码出的句子时：对 enc-self 为源位置，对 cross 和翻译模型的 dec-self 为目标位置，对仅解码器模型为其在提示 + 回答中的位置；`attnviz explain`：所解释那一步的查询，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <location filename="../../attnviz/core/columns.py" line="155"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
@@ -6083,12 +6094,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]'s row over the patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its patches</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -6128,7 +6139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="455"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="475"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6138,24 +6149,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="155"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="43"/>
-        <location filename="../../attnviz/core/columns.py" line="164"/>
-        <location filename="../../attnviz/core/columns.py" line="180"/>
+        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
@@ -6175,12 +6186,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="207"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="75"/>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -6215,12 +6226,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="117"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
@@ -6235,16 +6246,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="126"/>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
-        <location filename="../../attnviz/core/columns.py" line="159"/>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="42"/>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
-        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6264,12 +6275,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="205"/>
+        <location filename="../../attnviz/core/columns.py" line="215"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6380,7 +6391,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="157"/>
+        <location filename="../../attnviz/figures/image.py" line="160"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -6436,9 +6447,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="189"/>
-        <source>the query rows averaged: those of the bin that could see such a key, over every document (`attnviz explain`: one row per explained step)</source>
-        <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档（`attnviz explain`：每个被解释的步骤一行）</translation>
+        <location filename="../../attnviz/core/columns.py" line="192"/>
+        <source>the query rows averaged: those of the bin that could see such a key, over every document or decoded sentence (`attnviz explain`: one row per explained step)</source>
+        <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="644"/>
@@ -6446,32 +6457,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="77"/>
+        <location filename="../../attnviz/core/columns.py" line="79"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <location filename="../../attnviz/core/columns.py" line="91"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="131"/>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="192"/>
+        <location filename="../../attnviz/core/columns.py" line="195"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="204"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="102"/>
+        <location filename="../../attnviz/core/columns.py" line="104"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -6501,7 +6512,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6536,22 +6547,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="241"/>
+        <location filename="../../attnviz/gui/settings.py" line="250"/>
         <source>The settings file {path} is damaged (not a valid settings file) and could not be rewritten; your settings last until you quit.</source>
         <translation>设置文件 {path} 已损坏（不是有效的设置文件），且无法重写；你的设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="238"/>
+        <location filename="../../attnviz/gui/settings.py" line="247"/>
         <source>The settings file {path} was damaged (not a valid settings file): what could not be read was dropped, and the file has been rewritten with your current settings.</source>
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="79"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -6561,7 +6572,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6581,7 +6592,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -6596,22 +6607,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
         <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
         <source>the tokens (an image model: the images) where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>the tokens (an image model: the images) whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
@@ -6804,7 +6815,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="49"/>
+        <location filename="../../attnviz/figures/image.py" line="52"/>
         <source>this input is not an image</source>
         <translation>此输入不是图像</translation>
     </message>
@@ -6910,7 +6921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="180"/>
+        <location filename="../../attnviz/figures/image.py" line="183"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
@@ -7269,7 +7280,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="56"/>
+        <location filename="../../attnviz/commands/explain.py" line="57"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7333,7 +7344,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -7358,14 +7369,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="164"/>
+        <location filename="../../attnviz/figures/heads.py" line="165"/>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
         <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="201"/>
+        <location filename="../../attnviz/core/columns.py" line="208"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7386,12 +7398,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="67"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7436,7 +7448,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>与 --documents 一起使用：每次前向计算的词元数（行数 × 最长文档；默认 4096），设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -7523,12 +7535,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="323"/>
+        <location filename="../../attnviz/commands/heads.py" line="332"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="252"/>
+        <location filename="../../attnviz/commands/heads.py" line="261"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -7578,7 +7590,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="80"/>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -7648,17 +7660,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="210"/>
+        <location filename="../../attnviz/commands/explain.py" line="211"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="276"/>
+        <location filename="../../attnviz/commands/heads.py" line="285"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="180"/>
+        <location filename="../../attnviz/commands/heads.py" line="183"/>
         <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -7674,13 +7686,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="213"/>
+        <location filename="../../attnviz/commands/explain.py" line="214"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="46"/>
-        <location filename="../../attnviz/commands/explain.py" line="82"/>
+        <location filename="../../attnviz/commands/explain.py" line="83"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7695,7 +7707,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="306"/>
+        <location filename="../../attnviz/commands/heads.py" line="315"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -7705,7 +7717,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="226"/>
+        <location filename="../../attnviz/commands/heads.py" line="231"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -7775,9 +7787,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="260"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <location filename="../../attnviz/commands/export.py" line="389"/>
+        <location filename="../../attnviz/commands/shared.py" line="296"/>
+        <location filename="../../attnviz/commands/shared.py" line="311"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7845,7 +7857,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="98"/>
+        <location filename="../../attnviz/figures/image.py" line="101"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
@@ -7917,6 +7929,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="418"/>
+        <source>{kind}, {which}</source>
+        <translation>{kind}，{which}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/training/vision.py" line="157"/>
         <source>{kind}: {train:,} training images, {val:,} validation images; {parameters:,} parameters; device {device}</source>
         <translation>{kind}：{train:,} 张训练图像，{val:,} 张验证图像；{parameters:,} 个参数；设备 {device}</translation>
@@ -7978,12 +7995,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="169"/>
+        <location filename="../../attnviz/figures/heads.py" line="170"/>
         <source>{model} ({kind}), {which}: share on the first position</source>
         <translation>{model}（{kind}），{which}：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="138"/>
+        <location filename="../../attnviz/figures/heads.py" line="139"/>
         <source>{model} ({kind}): {statistic}</source>
         <translation>{model}（{kind}）：{statistic}</translation>
     </message>
@@ -8014,8 +8031,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="172"/>
-        <location filename="../../attnviz/session/state.py" line="69"/>
-        <location filename="../../attnviz/session/state.py" line="94"/>
+        <location filename="../../attnviz/session/state.py" line="68"/>
+        <location filename="../../attnviz/session/state.py" line="93"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -8040,7 +8057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="244"/>
+        <location filename="../../attnviz/figures/image.py" line="247"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
@@ -8070,18 +8087,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="182"/>
+        <location filename="../../attnviz/figures/image.py" line="185"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="230"/>
+        <location filename="../../attnviz/figures/image.py" line="233"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="400"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -8096,7 +8113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="591"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="611"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -8928,7 +8945,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="104"/>
+        <location filename="../../attnviz/commands/explain.py" line="105"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8985,7 +9002,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="246"/>
+        <location filename="../../attnviz/commands/explain.py" line="247"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -9180,7 +9197,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="297"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -9215,7 +9232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="131"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="136"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
@@ -9379,8 +9396,8 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="166"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="165"/>
+        <location filename="../../attnviz/figures/heads.py" line="167"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="166"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>
