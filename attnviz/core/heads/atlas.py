@@ -1,7 +1,10 @@
 """The head atlas: what every head does over a corpus, and how much the model's loss depends on it.
 
 :func:`compute_atlas` decodes the corpus (greedy or beam search), adds each sentence's attention rows to the
-sums of :mod:`attnviz.core.heads.statistics`, then measures each head's importance (Michel et al. 2019):
+sums of :mod:`attnviz.core.heads.statistics` and, per kind, to the sinks by the query's position
+(:mod:`attnviz.core.heads.sinks`: the first key and each special token; their norm view reads each key's
+‖f_h(x_j)‖ from one teacher-forced pass over the batch's decoded output, :mod:`attnviz.core.heads.value_norms`),
+sentence by sentence, no map kept past its batch; then it measures each head's importance (Michel et al. 2019):
 I_h = E |∂L/∂ξ_h| over the (source, reference) pairs, with L a pair's mean token cross-entropy under teacher
 forcing and ξ the head gates at 1 (:mod:`attnviz.core.heads.gates`); a corpus without references uses the
 model's own output as the target, and the atlas says so. Sums are reduced across processes (a ``torchrun``
