@@ -2,8 +2,8 @@
 the share of the weight on the first position and on each special token, and the same share of ‖α f(x)‖, by the bin
 of the query's position. ``attnviz heads``' sinks_by_position.csv equals a recomputation by hand in numpy — the
 model's own maps and values of a teacher-forced pass over each sentence and its greedy translation, one sentence at a
-time, f_h by hand through W_O — for the shipped Transformer (every kind) and a tiny GPT-2 folder (random weights:
-the prompt, then the answer); the figure of each kind is written."""
+time, f_h by hand through W_O — for the shipped Transformer (every kind), the shipped decoder-only model and a tiny
+GPT-2 folder (random weights; both read the prompt, then the answer); the figure of each kind is written."""
 
 from __future__ import annotations
 
@@ -139,6 +139,56 @@ def test_the_transformers_sinks_by_position_equal_a_recomputation_by_hand(capsys
             assert (out / f"sinks_first_{view}_{kind}.png").stat().st_size > 0
             assert (out / f"sinks_first_{view}_{kind}.csv").is_file()
     assert "sinks_first_weight_KIND.csv" in (out / "COLUMNS.md").read_text(encoding="utf-8")
+
+
+def test_the_decoder_only_models_sinks_read_the_prompt_then_the_answer(capsys, tmp_path) -> None:
+    """attnviz's own decoder-only model: one self-attention over the prompt, ``<bos>`` and the answer; its values by
+    hand from what each block's W_V reads (its first norm's output), the prompt's pass then the answer's."""
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.beam_search import translate
+    from attnviz.core.text import preprocess, tokenize
+    from attnviz.paths import MODELS_DIR
+
+    checkpoint = MODELS_DIR / "decoder-only.safetensors"
+    data = tmp_path / "sentences.txt"
+    data.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
+    code, _, stderr = run_cli(capsys, "heads", "--checkpoint", str(checkpoint), "--data", str(data),
+                              "--out", str(tmp_path / "out"), "--format", "csv")
+    assert code == 0, stderr
+
+    loaded = load_checkpoint(checkpoint)
+    model = loaded.model.eval()
+    src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
+    by_hand = _ByHand()
+    read: list[torch.Tensor] = []
+    hooks = [block.norm1.register_forward_hook(lambda _m, _a, out: read.append(out)) for block in model.blocks]
+    for sentence in SENTENCES:
+        words = tokenize(preprocess(sentence))
+        output = translate(model, [words], src_vocab, tgt_vocab, torch.device("cpu"))[0]
+        assert len(output) < loaded.config.max_tgt_len
+        src = torch.tensor([src_vocab.ids(words)])
+        tgt_in = torch.tensor([[tgt_vocab.bos_id, *tgt_vocab.ids(output)]])
+        read.clear()
+        with torch.no_grad():
+            state, prompt = model.prompt(src, torch.tensor([len(words)]), need_scores=True)
+            _, _, answer = model.decode(tgt_in, state, need_scores=True)
+        layers = len(model.blocks)
+        tokens = [*words, "<bos>", *output]
+        for layer, block in enumerate(model.blocks):
+            mha = block.attention
+            h = np.concatenate([_np(read[layer][0]), _np(read[layers + layer][0])])  # (S + T, E): prompt, answer
+            v = h @ _np(mha.W_v.weight).T + (_np(mha.W_v.bias) if mha.W_v.bias is not None else 0.0)
+            v = v.reshape(len(tokens), mha.num_heads, -1).transpose(1, 0, 2)  # (H, S + T, D)
+            rows = _np(prompt[layer].weights[0])  # (H, S, S), then the answer's (H, T, S + T)
+            full = np.concatenate([np.pad(rows, ((0, 0), (0, 0), (0, tgt_in.shape[1]))),
+                                   _np(answer[layer].weights[0])], axis=1)
+            by_hand.add("dec-self", layer, full, _norms(v, _np(mha.W_o.weight)), tokens,
+                        ["first", "<pad>", "<bos>", "<eos>", "<unk>"], True)
+    for hook in hooks:
+        hook.remove()
+    expected = by_hand.rows()
+    assert {key[3] for key in expected} == {"1-16", "17-128"} and {key[4] for key in expected} == {"first", "<bos>"}
+    _assert_same(_written(tmp_path / "out" / "sinks_by_position.csv"), expected)
 
 
 def test_a_decoder_only_folders_sinks_read_the_prompt_then_the_answer(capsys, tmp_path) -> None:
