@@ -3,7 +3,8 @@ the share of the weight on the first position and on each special token, and the
 of the query's position. ``attnviz heads``' sinks_by_position.csv equals a recomputation by hand in numpy — the
 model's own maps and values of a teacher-forced pass over each sentence and its greedy translation, one sentence at a
 time, f_h by hand through W_O — for the shipped Transformer (every kind), the shipped decoder-only model and a tiny
-GPT-2 folder (random weights; both read the prompt, then the answer); the figure of each kind is written."""
+GPT-2 folder (random weights; both read the prompt, then the answer) and a tiny Marian folder (its three kinds); the
+figure of each kind is written."""
 
 from __future__ import annotations
 
@@ -238,3 +239,58 @@ def test_a_decoder_only_folders_sinks_read_the_prompt_then_the_answer(capsys, tm
             norms = _norms(v, _np(block.attn.c_proj.weight).T)  # (Conv1D: weight (in, out))
             by_hand.add("dec-self", layer, _np(attentions[layer][0]), norms, tokens, classes, True)
     _assert_same(_written(tmp_path / "out" / "sinks_by_position.csv"), by_hand.rows())
+
+
+def test_an_encoder_decoder_folders_sinks_cover_its_three_kinds(capsys, tmp_path) -> None:
+    """A tiny Marian folder (random weights): the encoder's, the decoder's and the cross-attention's sinks, the source's
+    ``</s>`` among the keys; values by hand from each module's ``v_proj``, W_O its ``out_proj``."""
+    pytest.importorskip("transformers")
+    import transformers
+
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.beam_search import translate
+    from attnviz.core.text import source_words
+    from tests.hf_folders import make_folder
+
+    folder = make_folder("marian", tmp_path / "marian")
+    data = tmp_path / "sentences.txt"
+    texts = ["the house is big .", "where is the cat ?", "we go home now ."]
+    data.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    code, _, stderr = run_cli(capsys, "heads", "--checkpoint", str(folder), "--data", str(data),
+                              "--out", str(tmp_path / "out"), "--format", "csv")
+    assert code == 0, stderr
+
+    loaded = load_checkpoint(folder)
+    hf = transformers.AutoModelForSeq2SeqLM.from_pretrained(folder, attn_implementation="eager").eval()
+    tokenizer = loaded.src_vocab.tokenizer
+    classes = ["first", *dict.fromkeys(["<pad>", "<bos>", "<eos>", "<unk>", *tokenizer.all_special_tokens])]
+    encoder, decoder = hf.model.encoder.layers, hf.model.decoder.layers
+    modules = {"enc-self": [layer.self_attn for layer in encoder], "dec-self": [layer.self_attn for layer in decoder],
+               "cross": [layer.encoder_attn for layer in decoder]}
+    read: dict[int, torch.Tensor] = {}
+    hooks = [m.v_proj.register_forward_hook(lambda layer, _a, out: read.__setitem__(id(layer), out))
+             for found in modules.values() for m in found]
+    by_hand = _ByHand()
+    for text in texts:
+        split = source_words(text, loaded.src_vocab, loaded.config.max_src_len)
+        output = translate(loaded.model, [split], loaded.src_vocab, loaded.tgt_vocab, torch.device("cpu"))[0]
+        if len(output) >= loaded.config.max_tgt_len:  # (no end token: the last step's token is read by no step)
+            output = output[:-1]
+        src = torch.tensor([list(split.ids)])
+        tgt_in = torch.tensor([[loaded.tgt_vocab.bos_id, *loaded.tgt_vocab.ids(output)]])
+        with torch.no_grad():
+            out = hf(input_ids=src, decoder_input_ids=tgt_in, output_attentions=True)
+        maps = {"enc-self": out.encoder_attentions, "dec-self": out.decoder_attentions, "cross": out.cross_attentions}
+        keys = {"enc-self": list(split.words), "dec-self": ["<bos>", *output], "cross": list(split.words)}
+        for kind, found in modules.items():
+            for layer, module in enumerate(found):
+                v = _np(read[id(module.v_proj)][0])  # (K, H·D)
+                v = v.reshape(v.shape[0], module.num_heads, -1).transpose(1, 0, 2)
+                by_hand.add(kind, layer, _np(maps[kind][layer][0]), _norms(v, _np(module.out_proj.weight)),
+                            keys[kind], classes, kind == "dec-self")
+    for hook in hooks:
+        hook.remove()
+    expected = by_hand.rows()
+    assert {key[0] for key in expected} == {"enc-self", "dec-self", "cross"}
+    assert "</s>" in {key[4] for key in expected if key[0] == "cross"}
+    _assert_same(_written(tmp_path / "out" / "sinks_by_position.csv"), expected)
