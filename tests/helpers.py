@@ -186,7 +186,8 @@ def csv_rows(path: Path) -> list[dict[str, str]]:
 
 
 def assert_same_atlas(one: Path, two: Path) -> None:
-    """Two ``attnviz heads`` folders hold the same heads.csv (every number to 1e-6) and the same pruning.csv."""
+    """Two ``attnviz heads`` folders hold the same heads.csv and sinks_by_position.csv (every number to 1e-6, the rows
+    counted exactly) and the same pruning.csv."""
     first, second = csv_rows(one / "heads.csv"), csv_rows(two / "heads.csv")
     assert [(r["kind"], r["layer"], r["head"]) for r in first] == [(r["kind"], r["layer"], r["head"]) for r in second]
     for a, b in zip(first, second, strict=True):
@@ -200,6 +201,16 @@ def assert_same_atlas(one: Path, two: Path) -> None:
                 continue
             assert float(b[column]) == pytest.approx(number, abs=1e-6), (a["kind"], column)
     assert csv_rows(one / "pruning.csv") == csv_rows(two / "pruning.csv")  # BLEU exactly
+    first_sinks, second_sinks = csv_rows(one / "sinks_by_position.csv"), csv_rows(two / "sinks_by_position.csv")
+    assert first_sinks, "no sinks_by_position.csv"
+    words = ("kind", "layer", "head", "queries", "key", "rows")
+    assert [[r[w] for w in words] for r in first_sinks] == [[r[w] for w in words] for r in second_sinks]
+    for a, b in zip(first_sinks, second_sinks, strict=True):  # (the sinks by the query's position: to 1e-6 too)
+        for column in ("weight_share", "norm_share"):
+            if a[column] == "n/a":
+                assert b[column] == "n/a", a
+            else:
+                assert float(b[column]) == pytest.approx(float(a[column]), abs=1e-6), (a, column)
 
 
 def one_error_line(stderr: str) -> str:

@@ -42,7 +42,7 @@ def test_documents_mode_draws_the_sinks_of_a_head_and_of_a_layers_mean(qtbot, tm
     panel.add_documents(data)
     assert panel.map_button.isEnabled()
     panel.map_heads()
-    qtbot.waitUntil(lambda: window.session.state.atlas_sinks is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.session.state.atlas is not None, timeout=WAIT_MS)
     assert window.session.state.atlas.sentences == len(DOCUMENTS) and panel.tabs.isTabVisible(3)
 
     loaded = load_checkpoint(folder)
@@ -53,7 +53,7 @@ def test_documents_mode_draws_the_sinks_of_a_head_and_of_a_layers_mean(qtbot, tm
     heads = weight.shape[3]
     panel.tabs.setCurrentWidget(panel.sinks_tab)
     panel.sink_box.setCurrentIndex(1 * (heads + 1) + 1 + 0)  # layer 2, head 1
-    assert panel.sink_box.currentData() == (1, 0)
+    assert panel.sink_box.currentData() == (0, 1, 0)
     x, y = panel.sink_weight_curve.getData()
     np.testing.assert_allclose(x, [i + 1 for i in bins])
     np.testing.assert_allclose(y, weight[0, bins, 1, 0], rtol=1e-9)
@@ -67,3 +67,40 @@ def test_documents_mode_draws_the_sinks_of_a_head_and_of_a_layers_mean(qtbot, tm
     text = csv_bytes(figure).decode("utf-8")
     assert f"{figure.series[0].y[0]!r}"[:8] in text or f"{figure.series[0].y[0]:.6g}"[:6] in text
     assert 0 < weight[0, bins, 0, :].mean() <= 1 and not errors, errors
+
+
+def test_an_atlas_over_decoded_sentences_draws_each_kinds_sinks(window, qtbot, errors) -> None:
+    """The tiny Transformer mapped over the session's sentences (decoding): the Sinks tab lists every kind's layers
+    and heads and draws the chosen one's shares — compute_atlas's own sums for that kind."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.figures.spec import LineSpec
+
+    for text in ("a b c", "d e f g", "b a"):
+        window.set_sentence(text, run=True)
+        qtbot.waitUntil(lambda: window.session.state.finished, timeout=WAIT_MS)
+    panel = raised(window, "heads")
+    assert not panel.tabs.isTabVisible(3)
+    panel.map_heads()
+    qtbot.waitUntil(lambda: window.session.state.atlas is not None, timeout=WAIT_MS)
+    atlas = window.session.state.atlas
+    assert panel.tabs.isTabVisible(3)
+    kinds = [k.kind for k in atlas.kinds]
+    assert kinds == [AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS]
+    layers, heads = atlas.kinds[2].importance.shape
+    assert panel.sink_box.count() == len(kinds) * layers * (heads + 1)
+    index = panel.sink_index((2, 1, 0))  # cross-attention, layer 2, head 1
+    assert panel.sink_box.itemText(index).startswith(AttentionKind.CROSS.label())
+    panel.tabs.setCurrentWidget(panel.sinks_tab)
+    panel.sink_box.setCurrentIndex(index)
+    weight, norm = atlas.kinds[2].sinks.means()  # (C, N, L, H)
+    x, y = panel.sink_weight_curve.getData()
+    np.testing.assert_allclose(x, [1])  # (the tiny sentences: every query at positions 1-16)
+    np.testing.assert_allclose(y, weight[0, :1, 1, 0], rtol=1e-9)
+    np.testing.assert_allclose(panel.sink_norm_curve.getData()[1], norm[0, :1, 1, 0], rtol=1e-9)
+    assert 0 < y[0] <= 1 and 0 < panel.sink_norm_curve.getData()[1][0] <= 1
+    figure = panel.figure()
+    assert isinstance(figure, LineSpec) and AttentionKind.CROSS.label() in figure.title
+    panel.sink_box.setCurrentIndex(panel.sink_index((0, 0, None)))  # encoder self-attention, layer 1's mean
+    np.testing.assert_allclose(panel.sink_weight_curve.getData()[1], atlas.kinds[0].sinks.means()[0][0, :1, 0].mean(),
+                               rtol=1e-9)
+    assert not errors, errors

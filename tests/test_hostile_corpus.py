@@ -237,12 +237,14 @@ def test_every_file_heads_writes_is_known_before_the_work_and_one_in_the_way_is_
     assert code == 0, stderr
     written = {p.name for p in out.iterdir()}
     stems = atlas_figure_stems(cross=True, curve=True)
-    assert written == {f"{s}.{f}" for s in stems for f in ("png", "csv")} | {"heads.csv", "pruning.csv", "COLUMNS.md",
-                                                                             SIDECAR}
+    sinks = ["sinks_first_weight_cross"]  # (an RNN's attention has no W_O: no norm view, no sinks_first_norm_cross)
+    assert written == {f"{s}.{f}" for s in stems + sinks for f in ("png", "csv")} | {
+        "heads.csv", "pruning.csv", "sinks_by_position.csv", "COLUMNS.md", SIDECAR}
     computed: list[int] = []
     monkeypatch.setattr(heads, "compute_atlas", lambda *a, **k: computed.append(1))
     other = tmp_path / "other"
-    for name in (SIDECAR, f"{stems[-1]}.png", "COLUMNS.md"):  # (an earlier sidecar; a figure; the columns)
+    for name in (SIDECAR, f"{stems[-1]}.png", "COLUMNS.md", "sinks_by_position.csv",  # (an earlier sidecar; a figure;
+                 "sinks_first_weight_cross.png"):  # the columns; the sinks; their figure)
         other.mkdir(exist_ok=True)
         (other / name).write_text("mine", encoding="utf-8")
         code, _, stderr = run_cli(capsys, "heads", "--checkpoint", checkpoint, "--data", str(data), "--out",

@@ -131,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.columns import SINKS_BY_POSITION_CSV, SINKS_KIND_FIGURE_CSV
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import (
         CorpusError,
@@ -141,7 +142,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         read_corpus,
     )
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
-    from attnviz.figures.heads import atlas_figure_stems, atlas_figures
+    from attnviz.core.heads.sinks import sinks_csv
+    from attnviz.figures.heads import atlas_figure_stems, atlas_figures, sink_figure_stems, sink_figures
     from attnviz.render.figure_files import SIDECAR
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
@@ -171,7 +173,8 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         except CorpusError as error:
             raise CliError(str(error)) from None
     pruning = corpus.references is not None and not args.no_pruning
-    refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), "COLUMNS.md", SIDECAR])
+    refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), SINKS_BY_POSITION_CSV, "COLUMNS.md",
+                            SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
     loaded, device = load_model(args.checkpoint, args.device)
     if loaded.kind == "hf-encoder" and args.task is None:  # (an encoder-only folder decodes nothing: documents)
@@ -185,11 +188,13 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         except ValueError as error:
             raise CliError(f"{args.checkpoint}: {error}") from None
     try:  # every file it will write is known now: one in the way is said before the work, not after
-        cross = any(s.kind is AttentionKind.CROSS for s in head_layout(loaded.model).kinds)
+        layout = head_layout(loaded.model)
     except GatesUnavailable as error:
         raise CliError(f"{args.checkpoint}: {error}") from None
-    refuse_replacing(args, [f"{stem}.{fmt}" for stem in atlas_figure_stems(cross, pruning) for fmt in formats
-                            if fmt != "npy"])
+    cross = any(s.kind is AttentionKind.CROSS for s in layout.kinds)
+    sink_stems = [stem for s in layout.kinds for stem in sink_figure_stems(s.kind.slug)]
+    refuse_replacing(args, [f"{stem}.{fmt}" for stem in (*atlas_figure_stems(cross, pruning), *sink_stems)
+                            for fmt in formats if fmt != "npy"])
     try:
         device = device_for_rank(device)
     except DeviceUnavailableError as error:
@@ -228,13 +233,17 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     if corpus.references is None:
         warn(tr("no references in {path}: the importance uses the model's own output as the target, and there is no "
                 "pruning curve").format(path=args.data))
+    sinks = [(k.kind, k.sinks) for k in atlas.kinds if k.sinks is not None]
     extra = {"heads.csv": csv_bytes(_with_alignment(atlas.table(), agreement))}
     if curve is not None:
         extra["pruning.csv"] = csv_bytes(curve.table())
-    extra["COLUMNS.md"] = columns_file(HEADS_FILES if curve is not None else tuple(
-        f for f in HEADS_FILES if f not in (PRUNING_CSV, PRUNING_FIGURE_CSV)), "attnviz heads").encode("utf-8")
+    extra[SINKS_BY_POSITION_CSV] = sinks_csv([(kind.slug, sums) for kind, sums in sinks]).encode("utf-8")
+    extra["COLUMNS.md"] = columns_file(tuple(f for f in HEADS_FILES if (curve is not None or f not in (
+        PRUNING_CSV, PRUNING_FIGURE_CSV)) and (sinks or f != SINKS_KIND_FIGURE_CSV)), "attnviz heads").encode("utf-8")
     progress.stage(tr("drawing the figures"))
-    figures = atlas_figures(atlas, curve, model)
+    figures = [figure for figure in atlas_figures(atlas, curve, model) + [
+        figure for kind, sums in sinks for figure in sink_figures(sums, model, kind.label(), kind.slug)]
+        if getattr(figure.spec, "panels", True)]  # (a statistic no kind has, e.g. a decoder-only model's rare: none)
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
                "data": None if args.data is None else str(args.data),
                "sentences": atlas.sentences, "truncated": atlas.truncated, "beam": args.beam,

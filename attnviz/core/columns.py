@@ -29,8 +29,10 @@ DISTANCES_CSV = "distances_by_layer.csv"
 IMAGE_HEADS_FILES = (IMAGE_HEADS_CSV, DISTANCES_CSV)
 SINKS_BY_POSITION_CSV = "sinks_by_position.csv"  # heads --documents, explain: sinks by the query's position
 SINKS_FIGURE_CSV = "sinks_first_weight.csv, sinks_first_norm.csv"
+SINKS_KIND_FIGURE_CSV = "sinks_first_weight_KIND.csv, sinks_first_norm_KIND.csv"  # heads over decoding: one per kind
 DOCUMENTS_FILES = (HEADS_CSV, SINKS_BY_POSITION_CSV, ATLAS_FIGURE_CSV, SINKS_FIGURE_CSV)
-HEADS_FILES = (HEADS_CSV, PRUNING_CSV, ATLAS_FIGURE_CSV, IMPORTANCE_FIGURE_CSV, PRUNING_FIGURE_CSV)
+HEADS_FILES = (HEADS_CSV, PRUNING_CSV, SINKS_BY_POSITION_CSV, ATLAS_FIGURE_CSV, IMPORTANCE_FIGURE_CSV,
+               PRUNING_FIGURE_CSV, SINKS_KIND_FIGURE_CSV)
 EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, SINKS_BY_POSITION_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)
 IMAGE_EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)  # attnviz explain over images
 
@@ -175,19 +177,20 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     (SINKS_BY_POSITION_CSV, N_("one head, one bin of query positions and one class of keys (attention sinks, "
                                "StreamingLLM; Kobayashi et al. 2020's norm view)"), (
         ('kind', N_("dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only "
-                    "model's) or cross (`attnviz explain`: a translation model's cross-attention)")),
+                    "model's, or a translation model's encoder) or cross (a translation model's cross-attention)")),
         ('layer', N_('the layer, from 1 (nearest the input)')),
         ('head', N_('the head within the layer, from 1')),
         ('queries', N_("the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 "
-                       "(`attnviz explain`: the explained step's query, its target position for cross and a "
-                       "translation's dec-self, its place in prompt + answer for a decoder-only model, the masked "
-                       "position for a BERT)")),
+                       "(`attnviz heads` over decoded sentences: the source position for enc-self, the target "
+                       "position for cross and a translation's dec-self, the place in prompt + answer for a "
+                       "decoder-only model; `attnviz explain`: the explained step's query, the masked position for "
+                       "a BERT)")),
         ('key', N_("`first` (the first position, whatever token it holds) or a special token of the tokenizer "
-                   "(`[CLS]`, `[SEP]`, `<|endoftext|>`, `<s>` …; `attnviz explain`: `<bos>`, `<eos>`, `[CLS]`, "
-                   "`[SEP]`); a class no query of the bin could see (a causal "
-                   "row sees the keys up to its own position) has no row")),
-        ('rows', N_('the query rows averaged: those of the bin that could see such a key, over every document '
-                    '(`attnviz explain`: one row per explained step)')),
+                   "(`[CLS]`, `[SEP]`, `<|endoftext|>`, `<s>` …; attnviz's own models and `attnviz explain`: "
+                   "`<bos>`, `<eos>`, `<pad>`, `<unk>`, `[CLS]`, `[SEP]`); a class no query of the bin could see "
+                   "(a causal row sees the keys up to its own position) has no row")),
+        ('rows', N_('the query rows averaged: those of the bin that could see such a key, over every document or '
+                    'decoded sentence (`attnviz explain`: one row per explained step)')),
         ('weight_share', N_("mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij")),
         ('norm_share', N_('the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h '
                           "the value through the head's part of the output projection; `n/a` where attnviz does not "
@@ -199,6 +202,13 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('queries', N_("the bin of the query's position")),
         ('layer \\ head', N_('the layer, from 1')),
         ('1, 2, …', N_("each head's share on the first position (sinks_by_position.csv's `first` rows)")),
+    )),
+    (SINKS_KIND_FIGURE_CSV, N_("one layer in one kind's sinks figure (`attnviz heads` over decoded sentences, "
+                               "--format csv; KIND: enc-self, dec-self or cross): the share on the first position"), (
+        ('share', N_('weight (the attention weights) or norm (the norm view)')),
+        ('queries', N_("the bin of the query's position")),
+        ('layer \\ head', N_('the layer, from 1')),
+        ('1, 2, …', N_("each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)")),
     )),
     (DISTANCES_CSV, N_('one layer of an image model (its heads averaged)'), (
         ('layer', N_('the layer, from 1 (nearest the input)')),

@@ -118,9 +118,10 @@ SINK_FIGURES = (("weight", N_("share of the weight on the first position, by the
                 ("norm", N_("share of ‖α f(x)‖ on the first position, by the query's position (Kobayashi et al.)")))
 
 
-def sink_figure_stems() -> list[str]:
-    """The file stems :func:`sink_figures` writes."""
-    return [f"sinks_first_{view}" for view, _title in SINK_FIGURES]
+def sink_figure_stems(kind_slug: str | None = None) -> list[str]:
+    """The file stems :func:`sink_figures` writes; ``kind_slug``: one kind's of several (an atlas over decoding:
+    ``sinks_first_weight_cross`` …)."""
+    return [f"sinks_first_{view}" + (f"_{kind_slug}" if kind_slug else "") for view, _title in SINK_FIGURES]
 
 
 def sink_grid(sinks: SinkSums, view: str, title: str, model: str, kind_label: str) -> GridSpec:
@@ -140,11 +141,11 @@ def sink_grid(sinks: SinkSums, view: str, title: str, model: str, kind_label: st
         tuple(bin_labels()[index] for index in bins), name_columns=("share", "queries"))
 
 
-def sink_figures(sinks: SinkSums, model: str, kind_label: str) -> list[NamedFigure]:
+def sink_figures(sinks: SinkSums, model: str, kind_label: str, kind_slug: str | None = None) -> list[NamedFigure]:
     """``heads``' sinks figures: the weight and the norm view's share on the first position (a model whose norm
-    view is not known: the weight alone)."""
+    view is not known: the weight alone); ``kind_slug``: their stems name the kind (:func:`sink_figure_stems`)."""
     return [NamedFigure(stem, sink_grid(sinks, view, tr(title), model, kind_label))
-            for stem, (view, title) in zip(sink_figure_stems(), SINK_FIGURES, strict=True)
+            for stem, (view, title) in zip(sink_figure_stems(kind_slug), SINK_FIGURES, strict=True)
             if view == "weight" or np.isfinite(sinks.norm).all()]
 
 

@@ -48,7 +48,7 @@ class AnalysisRequests(SessionBase):
         """The atlas of the model on show over the file ``corpus_path`` (source lines, or source<TAB>reference) or
         over ``sentences``; published as ``state.atlas``. A running atlas job is cancelled first. ``documents``:
         ``corpus_path`` holds one document a line, read by a Hugging Face language model in one forward pass each
-        (no decoding): the atlas and its sinks by the query's position (``state.atlas_sinks``)."""
+        (no decoding). Either atlas has its sinks by the query's position (``KindAtlas.sinks``)."""
         loaded = self.loaded
         if documents:
             self._compute_document_atlas(loaded, corpus_path)
@@ -73,14 +73,14 @@ class AnalysisRequests(SessionBase):
 
         def done(result: tuple[HeadAtlas, Any]) -> None:
             atlas, self._atlas_corpus = result
-            self._publish(atlas=atlas, atlas_sinks=None, pruning=None)
+            self._publish(atlas=atlas, pruning=None)
 
         self._run_atlas_job(tr("Mapping the heads…"), work, done)
 
     def _compute_document_atlas(self, loaded: LoadedModel | None, path: str | Path | None) -> None:
         """The atlas and the sinks of a Hugging Face language model over the documents of ``path``, on a copy of the
-        model (:func:`attnviz.core.hf.documents.document_atlas`); published as ``state.atlas`` and
-        ``state.atlas_sinks``."""
+        model (:func:`attnviz.core.hf.documents.document_atlas`); published as ``state.atlas`` (its kind's sinks
+        in ``KindAtlas.sinks``)."""
         model = self._state.model
         if loaded is None or model is None or not model.documents:
             self.listener.error(tr("Load a Hugging Face language model (decoder-only or encoder-only) to map its "
@@ -100,7 +100,7 @@ class AnalysisRequests(SessionBase):
         def done(result: Any) -> None:
             if self.loaded is loaded:
                 self._atlas_corpus = None  # (no references: no pruning curve)
-                self._publish(atlas=result.atlas, atlas_sinks=result.sinks, pruning=None)
+                self._publish(atlas=result.atlas, pruning=None)
 
         self._run_atlas_job(tr("Mapping the heads over documents…"), work, done)
 

@@ -73,7 +73,7 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
             self._decoding, self._encoding, self._encoded_text = None, False, None
             self.forget_gates()
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
-                          position=-1, batch=None, computation=None, atlas=None, atlas_sinks=None, pruning=None,
+                          position=-1, batch=None, computation=None, atlas=None, pruning=None,
                           atlas_progress=None,
                           image_atlas=None, compared_image=None,
                           explanation=None)

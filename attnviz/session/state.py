@@ -31,7 +31,6 @@ if TYPE_CHECKING:  # (torch-backed modules: their dataclasses arrive from the jo
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
     from attnviz.core.heads.image_atlas import ImageAtlas
-    from attnviz.core.heads.sinks import SinkSums
 
 
 @dataclass(frozen=True)
@@ -122,8 +121,7 @@ class SessionState:
     compared_image: ImageComparison | None = None  # a second image model on the image on show (compare_with)
     compared_with: str = ""  # the checkpoint compared with ("" when none)
     view: AttentionView = field(default_factory=AttentionView)  # the Attention panel's options
-    atlas: HeadAtlas | None = None  # every head's statistics over a corpus (compute_atlas)
-    atlas_sinks: SinkSums | None = None  # the atlas's sinks by the query's position (over documents), else None
+    atlas: HeadAtlas | None = None  # every head's statistics over a corpus, its sinks in each kind's (compute_atlas)
     pruning: PruningCurve | None = None  # BLEU with heads pruned, over the atlas's corpus (compute_pruning)
     image_atlas: ImageAtlas | None = None  # an image model's heads over a folder of images (compute_atlas)
     atlas_progress: tuple[str, int, int] | None = None  # (what, done, total) while an atlas job runs

@@ -54,7 +54,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="238"/>
+        <location filename="../../attnviz/core/columns.py" line="248"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -615,17 +615,17 @@
         <translation>；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="248"/>
+        <location filename="../../attnviz/commands/heads.py" line="257"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="490"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="510"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="127"/>
+        <location filename="../../attnviz/core/columns.py" line="129"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -655,7 +655,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="487"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="507"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -665,9 +665,9 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="185"/>
-        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
-        <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；`attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
+        <location filename="../../attnviz/core/columns.py" line="188"/>
+        <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; attnviz's own models and `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `&lt;pad&gt;`, `&lt;unk&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
+        <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；attnviz 自己的模型和 `attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`&lt;pad&gt;`、`&lt;unk&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="104"/>
@@ -702,27 +702,27 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="555"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="575"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="563"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="583"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -738,12 +738,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="553"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="573"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="207"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -861,7 +861,7 @@
         <translation>准确率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="264"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="274"/>
         <source>additive (Bahdanau) scoring: a(q, k) = w_vᵀ tanh(W_q q + W_k k)</source>
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
@@ -886,7 +886,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="214"/>
+        <location filename="../../attnviz/commands/heads.py" line="219"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -919,12 +919,12 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="118"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="152"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -1014,7 +1014,7 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -1030,7 +1030,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="114"/>
+        <location filename="../../attnviz/core/columns.py" line="116"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -1187,8 +1187,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="202"/>
-        <location filename="../../attnviz/commands/heads.py" line="293"/>
+        <location filename="../../attnviz/commands/heads.py" line="207"/>
+        <location filename="../../attnviz/commands/heads.py" line="302"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1521,22 +1521,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="87"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="442"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="462"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1578,7 +1578,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1721,7 +1721,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1863,17 +1863,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="131"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="132"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -1943,17 +1943,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="68"/>
+        <location filename="../../attnviz/core/columns.py" line="70"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="70"/>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="125"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
         <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
     </message>
@@ -2014,9 +2014,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="177"/>
-        <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's) or cross (`attnviz explain`: a translation model's cross-attention)</source>
-        <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的）或 cross（`attnviz explain`：翻译模型的交叉注意力）</translation>
+        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's, or a translation model's encoder) or cross (a translation model's cross-attention)</source>
+        <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的，或翻译模型编码器的）或 cross（翻译模型的交叉注意力）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="76"/>
@@ -2078,7 +2078,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="255"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="265"/>
         <source>Decoder-only Transformer (GPT-style), translating as continuation</source>
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
@@ -2130,7 +2130,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="107"/>
+        <location filename="../../attnviz/core/results.py" line="108"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
@@ -2153,12 +2153,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="532"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2196,7 +2196,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="256"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
-        <location filename="../../attnviz/commands/heads.py" line="236"/>
+        <location filename="../../attnviz/commands/heads.py" line="243"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2227,17 +2227,22 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="243"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="201"/>
+        <location filename="../../attnviz/core/columns.py" line="211"/>
+        <source>each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)</source>
+        <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中该种注意力 `first` 的行）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="138"/>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2253,12 +2258,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="40"/>
+        <location filename="../../attnviz/core/columns.py" line="42"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2274,7 +2279,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="295"/>
         <source>Encoder-only Transformer (a small BERT), filling masked words</source>
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
@@ -2315,7 +2320,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="486"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="506"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2564,7 +2569,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="946"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2760,17 +2765,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="262"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
         <source>GRU encoder–decoder, additive (Bahdanau) attention</source>
         <translation>GRU 编码器－解码器，加性（Bahdanau）注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="267"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="277"/>
         <source>GRU encoder–decoder, scaled dot-product attention</source>
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="170"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
         <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
@@ -2789,8 +2794,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="134"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="349"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="371"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="358"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="380"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -2829,12 +2834,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="465"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2885,8 +2890,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="88"/>
-        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <location filename="../../attnviz/core/columns.py" line="150"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -2901,22 +2906,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="279"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="289"/>
         <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
         <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="292"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="302"/>
         <source>Hugging Face encoder-only model (BERT, DistilBERT, RoBERTa)</source>
         <translation>Hugging Face 仅编码器模型（BERT、DistilBERT、RoBERTa）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="272"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="282"/>
         <source>Hugging Face encoder–decoder (Marian, BART, mBART, T5)</source>
         <translation>Hugging Face 编码器－解码器（Marian、BART、mBART、T5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="310"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="320"/>
         <source>Hugging Face vision transformer (ViT, DeiT, DINOv2), reading images by their patches</source>
         <translation>Hugging Face 视觉 Transformer（ViT、DeiT、DINOv2），按图块读取图像</translation>
     </message>
@@ -2946,7 +2951,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="86"/>
+        <location filename="../../attnviz/core/columns.py" line="88"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -2957,17 +2962,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="95"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="91"/>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="500"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="520"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -2982,7 +2987,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="134"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="135"/>
         <source>Input truncated from {before} to {after} tokens (the model's limit).</source>
         <translation>输入已从 {before} 个词元截断为 {after} 个（模型的上限）。</translation>
     </message>
@@ -3181,7 +3186,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="396"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3218,7 +3223,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="661"/>
+        <location filename="../../attnviz/core/layout.py" line="662"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
         <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
@@ -3237,15 +3242,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="168"/>
+        <location filename="../../attnviz/figures/heads.py" line="169"/>
         <location filename="../../attnviz/figures/image.py" line="130"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="410"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="423"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="408"/>
+        <location filename="../../attnviz/figures/heads.py" line="168"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="420"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3262,7 +3267,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="661"/>
+        <location filename="../../attnviz/core/layout.py" line="662"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
@@ -3272,7 +3277,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="160"/>
+        <location filename="../../attnviz/core/columns.py" line="162"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3336,12 +3341,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3433,7 +3438,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/commands/explain.py" line="208"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
-        <location filename="../../attnviz/commands/heads.py" line="175"/>
+        <location filename="../../attnviz/commands/heads.py" line="178"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3478,7 +3483,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -3488,13 +3493,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="112"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="224"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="221"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3582,7 +3587,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3592,12 +3597,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="169"/>
+        <location filename="../../attnviz/core/columns.py" line="171"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="505"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3608,12 +3613,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
@@ -3623,12 +3628,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
@@ -3639,27 +3644,27 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="244"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="191"/>
+        <location filename="../../attnviz/core/columns.py" line="194"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="120"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3674,47 +3679,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="166"/>
+        <location filename="../../attnviz/core/columns.py" line="168"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="167"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: a distillation token, register tokens (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：蒸馏词元、寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="59"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="57"/>
+        <location filename="../../attnviz/core/columns.py" line="59"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="55"/>
+        <location filename="../../attnviz/core/columns.py" line="57"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <location filename="../../attnviz/core/columns.py" line="56"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="52"/>
+        <location filename="../../attnviz/core/columns.py" line="54"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <location filename="../../attnviz/core/columns.py" line="55"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -3724,7 +3729,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="60"/>
+        <location filename="../../attnviz/core/columns.py" line="62"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3788,7 +3793,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="318"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="328"/>
         <source>Nadaraya–Watson kernel regression (attention pooling)</source>
         <translation>Nadaraya-Watson 核回归（注意力汇聚）</translation>
     </message>
@@ -3849,7 +3854,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="239"/>
+        <location filename="../../attnviz/core/columns.py" line="249"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -3905,7 +3910,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="229"/>
+        <location filename="../../attnviz/commands/heads.py" line="234"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -4068,7 +4073,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <location filename="../../attnviz/core/columns.py" line="117"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
@@ -4078,27 +4083,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="39"/>
+        <location filename="../../attnviz/core/columns.py" line="41"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="162"/>
+        <location filename="../../attnviz/core/columns.py" line="164"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="218"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="212"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4108,37 +4113,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="175"/>
+        <location filename="../../attnviz/core/columns.py" line="177"/>
         <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
         <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <location filename="../../attnviz/core/columns.py" line="126"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="196"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="203"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
+        <source>one layer in one kind's sinks figure (`attnviz heads` over decoded sentences, --format csv; KIND: enc-self, dec-self or cross): the share on the first position</source>
+        <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="213"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -4148,12 +4158,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="96"/>
+        <location filename="../../attnviz/core/columns.py" line="98"/>
         <source>one pair of explanation methods over every explained token (an image model: every image)</source>
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -4183,7 +4193,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4294,7 +4304,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="489"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="509"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4304,7 +4314,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{device} 内存不足：此后每批最多 {rows} 个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="225"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="219"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4555,12 +4565,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="53"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="106"/>
+        <location filename="../../attnviz/core/results.py" line="107"/>
         <location filename="../../attnviz/figures/panels.py" line="73"/>
         <location filename="../../attnviz/figures/panels.py" line="102"/>
         <source>position</source>
@@ -4735,13 +4745,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="209"/>
+        <location filename="../../attnviz/commands/heads.py" line="214"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4793,7 +4803,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（提示词位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="135"/>
+        <location filename="../../attnviz/figures/heads.py" line="136"/>
         <source>queries at positions {positions}</source>
         <translation>位置在 {positions} 的查询</translation>
     </message>
@@ -4855,8 +4865,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="170"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <location filename="../../attnviz/figures/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="160"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
@@ -4881,7 +4891,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -4911,7 +4921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <location filename="../../attnviz/core/columns.py" line="74"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate; `n/a` with `--documents` (not measured)</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
@@ -4926,7 +4936,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="281"/>
+        <location filename="../../attnviz/commands/heads.py" line="290"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -4942,7 +4952,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="205"/>
-        <location filename="../../attnviz/commands/heads.py" line="158"/>
+        <location filename="../../attnviz/commands/heads.py" line="160"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -5201,35 +5211,35 @@ Install them with:  sudo apt-get install {packages}
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="287"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="294"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="297"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="304"/>
         <source>scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，双向：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="281"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="267"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="291"/>
         <source>scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，因果掩蔽：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="301"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="311"/>
         <source>scaled dot-product scoring per head, over [CLS] and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于 [CLS] 和各图像块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="313"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="323"/>
         <source>scaled dot-product scoring per head, over the special tokens and the patches: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分，作用于特殊词元和图块：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="249"/>
-        <location filename="../../attnviz/core/models/kinds.py" line="275"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="259"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="285"/>
         <source>scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</source>
         <translation>每个头的缩放点积评分：a(q, k) = (W_q q)ᵀ(W_k k) / √d_head</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="269"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="279"/>
         <source>scaled dot-product scoring: a(q, k) = qᵀk / √d</source>
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
@@ -5414,7 +5424,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <location filename="../../attnviz/core/columns.py" line="63"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -5434,8 +5444,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>汇聚点上的权重占比（首个词元、句末、标点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="170"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="160"/>
+        <location filename="../../attnviz/figures/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -5515,12 +5525,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="173"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -5673,7 +5683,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="245"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -5694,12 +5704,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="205"/>
+        <location filename="../../attnviz/commands/heads.py" line="210"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="295"/>
+        <location filename="../../attnviz/commands/heads.py" line="304"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -5865,7 +5875,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -5885,12 +5895,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="79"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="79"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -5968,12 +5978,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="564"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="584"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="556"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="576"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -5998,7 +6008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -6013,17 +6023,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
+        <location filename="../../attnviz/core/columns.py" line="209"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
-        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz explain`: the explained step's query, its target position for cross and a translation's dec-self, its place in prompt + answer for a decoder-only model, the masked position for a BERT)</source>
-        <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz explain`：所解释那一步的查询；对 cross 和翻译模型的 dec-self 为其目标位置，对仅解码器模型为其在提示 + 回答中的位置，对 BERT 为被遮盖的位置）</translation>
+        <location filename="../../attnviz/core/columns.py" line="183"/>
+        <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz heads` over decoded sentences: the source position for enc-self, the target position for cross and a translation's dec-self, the place in prompt + answer for a decoder-only model; `attnviz explain`: the explained step's query, the masked position for a BERT)</source>
+        <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz heads` 基于解码出的句子时：对 enc-self 为源位置，对 cross 和翻译模型的 dec-self 为目标位置，对仅解码器模型为其在提示 + 回答中的位置；`attnviz explain`：所解释那一步的查询，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <location filename="../../attnviz/core/columns.py" line="155"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
@@ -6113,12 +6124,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]'s row over the patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its patches</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -6158,7 +6169,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="455"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="475"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6168,24 +6179,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="155"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="43"/>
-        <location filename="../../attnviz/core/columns.py" line="164"/>
-        <location filename="../../attnviz/core/columns.py" line="180"/>
+        <location filename="../../attnviz/core/columns.py" line="45"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
@@ -6205,12 +6216,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="207"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="75"/>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -6245,12 +6256,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="117"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
@@ -6265,16 +6276,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="126"/>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
-        <location filename="../../attnviz/core/columns.py" line="159"/>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="42"/>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
-        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6294,12 +6305,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="205"/>
+        <location filename="../../attnviz/core/columns.py" line="215"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6312,7 +6323,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="239"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="238"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -6465,9 +6476,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="189"/>
-        <source>the query rows averaged: those of the bin that could see such a key, over every document (`attnviz explain`: one row per explained step)</source>
-        <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档（`attnviz explain`：每个被解释的步骤一行）</translation>
+        <location filename="../../attnviz/core/columns.py" line="192"/>
+        <source>the query rows averaged: those of the bin that could see such a key, over every document or decoded sentence (`attnviz explain`: one row per explained step)</source>
+        <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="644"/>
@@ -6475,32 +6486,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="77"/>
+        <location filename="../../attnviz/core/columns.py" line="79"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <location filename="../../attnviz/core/columns.py" line="91"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="131"/>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="192"/>
+        <location filename="../../attnviz/core/columns.py" line="195"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="204"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="102"/>
+        <location filename="../../attnviz/core/columns.py" line="104"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -6510,7 +6521,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="177"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="176"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6530,7 +6541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6575,12 +6586,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="79"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -6590,7 +6601,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6615,7 +6626,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -6625,27 +6636,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="167"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="166"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
         <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="103"/>
+        <location filename="../../attnviz/core/columns.py" line="105"/>
         <source>the tokens (an image model: the images) where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>the tokens (an image model: the images) whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
@@ -6695,7 +6706,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="179"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="178"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6887,22 +6898,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="698"/>
+        <location filename="../../attnviz/core/layout.py" line="699"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="154"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="155"/>
         <source>This prompt has {tokens} tokens: its maps are computed one at a time for the Attention view, and the answer is not stepped at this length.</source>
         <translation>此提示有 {tokens} 个词元：注意力视图的图逐个按需计算，此长度下不逐步生成回答。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="148"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="149"/>
         <source>This sentence has {tokens} tokens: its maps are computed one at a time for the Attention view, and no mask is filled at this length (that would need every position's word probabilities).</source>
         <translation>此句子有 {tokens} 个词元：注意力视图的图逐个按需计算，此长度下不填充掩码（那需要每个位置上所有词的概率）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="151"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="152"/>
         <source>This source has {tokens} tokens: its encoder's maps are computed one at a time for the Attention view, and it is not translated at this length (export a target's maps with attnviz export --prompt-map --target).</source>
         <translation>此源句有 {tokens} 个词元：注意力视图中编码器的图逐个按需计算，此长度下不翻译（目标的图可用 attnviz export --prompt-map --target 导出）。</translation>
     </message>
@@ -7139,7 +7150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="247"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="257"/>
         <source>Transformer encoder–decoder</source>
         <translation>Transformer 编码器－解码器</translation>
     </message>
@@ -7227,7 +7238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>输入一个句子以查看查询的计算过程。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="184"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="185"/>
         <source>Type a source sentence, with a translation model loaded, to force target words.</source>
         <translation>加载翻译模型并输入源句子后，才能强制目标词。</translation>
     </message>
@@ -7282,7 +7293,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的核 {kernel!r}；请从 {kernels} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="329"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="339"/>
         <source>unknown model kind {name!r}; known: {known}</source>
         <translation>未知的模型类型 {name!r}；已知类型：{known}</translation>
     </message>
@@ -7293,7 +7304,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知任务 {name!r}；已知任务：{known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/decoding_controls.py" line="137"/>
+        <location filename="../../attnviz/gui/decoding_controls.py" line="138"/>
         <source>Unknown words (read as &lt;unk&gt;): {words}</source>
         <translation>未知词（按 &lt;unk&gt; 读入）：{words}</translation>
     </message>
@@ -7367,7 +7378,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>可见</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="299"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="309"/>
         <source>Vision Transformer (ViT), classifying images by their patches</source>
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
@@ -7377,7 +7388,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -7402,14 +7413,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="164"/>
+        <location filename="../../attnviz/figures/heads.py" line="165"/>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
         <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="201"/>
+        <location filename="../../attnviz/core/columns.py" line="208"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7430,12 +7442,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="67"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7480,7 +7492,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>与 --documents 一起使用：每次前向计算的词元数（行数 × 最长文档；默认 4096），设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -7567,12 +7579,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="323"/>
+        <location filename="../../attnviz/commands/heads.py" line="332"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="252"/>
+        <location filename="../../attnviz/commands/heads.py" line="261"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -7622,7 +7634,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="80"/>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -7697,12 +7709,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="276"/>
+        <location filename="../../attnviz/commands/heads.py" line="285"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="180"/>
+        <location filename="../../attnviz/commands/heads.py" line="183"/>
         <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -7739,7 +7751,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="306"/>
+        <location filename="../../attnviz/commands/heads.py" line="315"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -7749,7 +7761,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="226"/>
+        <location filename="../../attnviz/commands/heads.py" line="231"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -7924,7 +7936,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法在此训练 {kind}；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/kinds.py" line="376"/>
+        <location filename="../../attnviz/core/models/kinds.py" line="386"/>
         <source>{kind} cannot be trained on a task; choose one of {kinds}</source>
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
@@ -7959,6 +7971,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/computation.py" line="98"/>
         <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="418"/>
+        <source>{kind}, {which}</source>
+        <translation>{kind}，{which}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/vision.py" line="157"/>
@@ -8022,12 +8039,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（源视图，重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="169"/>
+        <location filename="../../attnviz/figures/heads.py" line="170"/>
         <source>{model} ({kind}), {which}: share on the first position</source>
         <translation>{model}（{kind}），{which}：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="138"/>
+        <location filename="../../attnviz/figures/heads.py" line="139"/>
         <source>{model} ({kind}): {statistic}</source>
         <translation>{model}（{kind}）：{statistic}</translation>
     </message>
@@ -8064,8 +8081,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="182"/>
-        <location filename="../../attnviz/session/state.py" line="69"/>
-        <location filename="../../attnviz/session/state.py" line="94"/>
+        <location filename="../../attnviz/session/state.py" line="68"/>
+        <location filename="../../attnviz/session/state.py" line="93"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -8131,7 +8148,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="391"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="400"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -8146,7 +8163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="591"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="611"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -8166,7 +8183,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="262"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="261"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -8247,7 +8264,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="184"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="183"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -8508,7 +8525,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="103"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="104"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -9270,7 +9287,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="131"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="139"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
@@ -9434,8 +9451,8 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/heads.py" line="166"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="165"/>
+        <location filename="../../attnviz/figures/heads.py" line="167"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="166"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>

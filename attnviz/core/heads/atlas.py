@@ -1,7 +1,10 @@
 """The head atlas: what every head does over a corpus, and how much the model's loss depends on it.
 
 :func:`compute_atlas` decodes the corpus (greedy or beam search), adds each sentence's attention rows to the
-sums of :mod:`attnviz.core.heads.statistics`, then measures each head's importance (Michel et al. 2019):
+sums of :mod:`attnviz.core.heads.statistics` and, per kind, to the sinks by the query's position
+(:mod:`attnviz.core.heads.sinks`: the first key and each special token; their norm view reads each key's
+‖f_h(x_j)‖ from one teacher-forced pass over the batch's decoded output, :mod:`attnviz.core.heads.value_norms`),
+sentence by sentence, no map kept past its batch; then it measures each head's importance (Michel et al. 2019):
 I_h = E |∂L/∂ξ_h| over the (source, reference) pairs, with L a pair's mean token cross-entropy under teacher
 forcing and ξ the head gates at 1 (:mod:`attnviz.core.heads.gates`); a corpus without references uses the
 model's own output as the target, and the atlas says so. Sums are reduced across processes (a ``torchrun``
@@ -10,6 +13,7 @@ job's, :mod:`attnviz.core.heads.distributed`), so N processes give one process's
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,13 +27,15 @@ from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.decoding.beam_search import BeamSearch, encode_batch, encode_sources
 from attnviz.core.heads.corpus import Corpus, plan_batches, shard, split_sources
 from attnviz.core.heads.distributed import Reducer
-from attnviz.core.heads.gates import HeadGates
+from attnviz.core.heads.gates import HeadGates, modules_by_kind
 from attnviz.core.heads.maps import sentence_maps
 from attnviz.core.heads.mask import Head, HeadLayout
+from attnviz.core.heads.sinks import FIRST, SinkSums, key_classes
 from attnviz.core.heads.statistics import OFFSETS, POSITIONAL_SHARE, KindSums
+from attnviz.core.heads.value_norms import ValueNorms
 from attnviz.core.models.compact import release_freed_memory
 from attnviz.core.models.translation import TranslationModel
-from attnviz.core.text import SourceWords, preprocess, tokenize
+from attnviz.core.text import RESERVED, SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
@@ -47,7 +53,8 @@ class KindAtlas:
     """One kind's heads: ``means`` (len(names), L, H), the mean of each statistic over ``rows`` rows;
     ``importance`` (L, H): E|∂L/∂ξ_h|; ``normalised`` (L, H): importance divided by its layer's ℓ2 norm;
     ``offsets`` (len(OFFSETS), L, H): the share of rows whose largest weight sits at each relative position
-    key − query of :data:`~attnviz.core.heads.statistics.OFFSETS` (None: not counted)."""
+    key − query of :data:`~attnviz.core.heads.statistics.OFFSETS` (None: not counted); ``sinks``: the sums of the
+    sinks by the query's position (:mod:`attnviz.core.heads.sinks`; None: not measured)."""
 
     kind: AttentionKind
     names: tuple[str, ...]
@@ -56,6 +63,7 @@ class KindAtlas:
     normalised: np.ndarray
     rows: int
     offsets: np.ndarray | None = None
+    sinks: SinkSums | None = None
 
     def positional(self) -> tuple[np.ndarray, np.ndarray]:
         """(offset (L, H), share (L, H)): each head's most frequent argmax offset (the nearest to 0 of ties) and the
@@ -164,6 +172,9 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
         sums = {s.kind: KindSums.empty(s.layers, s.heads, s.kind is AttentionKind.CROSS, s.kind in reads_source)
                 for s in layout.kinds}
         counts = Counter(word for split in splits for word in split.words)  # (every process: the whole corpus)
+        special = special_tokens(loaded)
+        sinks = {s.kind: SinkSums.empty((FIRST, *special), s.layers, s.heads) for s in layout.kinds}
+        values = loaded.model_kind.value_norms_of(loaded, modules_by_kind(model))
         total = 2 * len(mine)
         outputs: dict[int, list[str]] = {}
         kinds = tuple(s.kind for s in layout.kinds)
@@ -171,6 +182,7 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
             search, width = decode_batch(model, [splits[i] for i in batch], loaded, device, beam_size, record=True)
             encoder = search.encoder_attention
             host = None if encoder is None else encoder.weights.float().cpu().numpy()
+            norms = _key_norms(values, search, [splits[i] for i in batch], loaded, device)
             for b, i in enumerate(batch):
                 tokens = decoded_outputs(search, b, tgt_vocab)
                 if corpus.references is None:  # (the importance's targets: kept only when there are no references)
@@ -179,6 +191,8 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
                                               None if host is None else host[b], width, loaded.layout.pads_left,
                                               bool(loaded.shared_rows), counts):
                     sums[kind_map.kind].add(kind_map.weights, kind_map.positions, kind_map.keys)
+                    _add_sinks(sinks[kind_map.kind], kind_map, special, None if norms is None else
+                               [layer[b][:, kind_map.where] for layer in norms[kind_map.kind]])
             release_freed_memory()  # (a batch's maps and caches go back to the system: the peak is one batch's)
             if progress is not None and not progress(done, total):
                 raise HeadsCancelled
@@ -187,7 +201,45 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
                                         progress, len(mine), total)
     finally:
         gates.remove()
-    return _reduced(layout, sums, importance, pairs, reducer, len(corpus), truncated, beam_size, target)
+    return _reduced(layout, sums, importance, pairs, reducer, len(corpus), truncated, beam_size, target, sinks,
+                    values is not None)
+
+
+def special_tokens(loaded: Any) -> tuple[str, ...]:
+    """The tokens a sink class is kept for (beside the first position): attnviz's reserved ``<pad>``, ``<bos>``,
+    ``<eos>``, ``<unk>`` and, for a Hugging Face folder, every special token of its tokenizers."""
+    found = list(RESERVED)
+    for vocab in (loaded.src_vocab, loaded.tgt_vocab):
+        tokenizer = getattr(vocab, "tokenizer", None)
+        if tokenizer is not None:
+            found += [str(t) for t in tokenizer.all_special_tokens]
+    return tuple(dict.fromkeys(found))
+
+
+def _key_norms(values: ValueNorms | None, search: BeamSearch, splits: list[SourceWords], loaded: Any,
+               device: torch.device) -> dict[AttentionKind, list[np.ndarray]] | None:
+    """‖f_h(x_j)‖ per kind and layer (B, H, K) of one decoded batch's keys, from a teacher-forced pass over its
+    sources and best hypotheses (``<bos>`` + every decoded token but the last: the keys its steps read); None where
+    the model's norm view is not known."""
+    if values is None:
+        return None
+    src, valid = encode_sources(splits, loaded.src_vocab)
+    vocab = loaded.tgt_vocab
+    rows = [[vocab.bos_id, *search.best(b).ids[: max(len(search.best(b).rows) - 1, 0)]] for b in range(len(splits))]
+    tgt_in = torch.full((len(rows), max(len(r) for r in rows)), vocab.pad_id, dtype=torch.long)
+    for b, row in enumerate(rows):
+        tgt_in[b, : len(row)] = torch.tensor(row, dtype=torch.long)
+    return values(src.to(device), valid.to(device), tgt_in.to(device))
+
+
+def _add_sinks(sinks: SinkSums, kind_map: Any, special: tuple[str, ...], norms: list[np.ndarray] | None) -> None:
+    """One sentence's rows of one kind (its maps (L, H, Q, K), norms per layer (H, K) or None) added to ``sinks``;
+    a decoder's self-attention reads causally (row i the keys up to its own position)."""
+    masks = key_classes(kind_map.tokens, special)
+    causal = kind_map.kind is AttentionKind.DECODER_SELF
+    for layer in range(kind_map.weights.shape[0]):
+        sinks.add(layer, kind_map.weights[layer], None if norms is None else norms[layer], kind_map.positions,
+                  masks, causal)
 
 
 def decode_batch(model: TranslationModel, splits: list[SourceWords], loaded: Any, device: torch.device,
@@ -260,12 +312,16 @@ def _add_gradients(model: Any, gates: HeadGates, chosen: list[tuple[SourceWords,
 
 
 def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance: dict[AttentionKind, np.ndarray],
-             pairs: int, reducer: Reducer, sentences: int, truncated: int, beam_size: int, target: Target) -> HeadAtlas:
-    """Every process's sums added (one all-reduce of one flat vector), as means."""
+             pairs: int, reducer: Reducer, sentences: int, truncated: int, beam_size: int, target: Target,
+             sinks: dict[AttentionKind, SinkSums] | None = None, norms: bool = False) -> HeadAtlas:
+    """Every process's sums added (one all-reduce of one flat vector), as means; ``sinks``: each kind's sums of the
+    sinks by the query's position (added the same way; their norm view NaN where ``norms`` is False)."""
     parts = [np.array([float(pairs)])]
     for s in layout.kinds:
         parts += [np.array([sums[s.kind].rows]), sums[s.kind].sums.ravel(), importance[s.kind].ravel(),
                   cast(np.ndarray, sums[s.kind].offsets).ravel()]
+    if sinks is not None:
+        parts += [sinks[s.kind].flat() for s in layout.kinds]
     flat = reducer.sum(np.concatenate(parts))
     total_pairs, at = float(flat[0]), 1
     kinds = []
@@ -282,8 +338,16 @@ def _reduced(layout: HeadLayout, sums: dict[AttentionKind, KindSums], importance
         at += len(OFFSETS) * s.layers * s.heads
         means = stat_sums / rows if rows else np.full_like(stat_sums, np.nan)
         imp = grad_sums / total_pairs if total_pairs else np.zeros_like(grad_sums)
-        norms = np.linalg.norm(imp, axis=1, keepdims=True)
-        kinds.append(KindAtlas(s.kind, names, means, imp, np.divide(imp, norms, out=np.zeros_like(imp),
-                                                                      where=norms > 0), int(rows),
+        layer_norms = np.linalg.norm(imp, axis=1, keepdims=True)
+        kinds.append(KindAtlas(s.kind, names, means, imp, np.divide(imp, layer_norms, out=np.zeros_like(imp),
+                                                                      where=layer_norms > 0), int(rows),
                                offset_sums / rows if rows else np.full_like(offset_sums, np.nan)))
+    if sinks is not None:
+        for index, s in enumerate(layout.kinds):
+            size = sinks[s.kind].flat().size
+            added = sinks[s.kind].from_flat(flat[at: at + size])
+            at += size
+            if not norms:
+                added.norm[:] = np.nan
+            kinds[index] = dataclasses.replace(kinds[index], sinks=added)
     return HeadAtlas(tuple(kinds), sentences, truncated, beam_size, target, int(total_pairs))

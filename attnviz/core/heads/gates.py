@@ -32,7 +32,7 @@ class GatesUnavailable(ValueError):
     """A model whose attention modules cannot be gated (one readable line)."""
 
 
-def _modules_by_kind(model: Any) -> dict[AttentionKind, list[nn.Module]]:
+def modules_by_kind(model: Any) -> dict[AttentionKind, list[nn.Module]]:
     """Each kind's modules, first layer first, every module under one kind only, in KIND_ORDER."""
     modules_of = getattr(model, "attention_modules", None)
     if modules_of is None:
@@ -52,7 +52,7 @@ def _chains_by_kind(model: Any) -> dict[AttentionKind, list[Any]]:
     """Each kind's chains (:class:`~attnviz.core.attention.layers.ExplainsChain`: ``heads``, ``gate_heads``), first
     layer first, as the model's kind record makes them: attnviz's attention modules themselves, or a Hugging Face
     folder's adapters (:mod:`attnviz.core.hf.chains`)."""
-    modules = _modules_by_kind(model)
+    modules = modules_by_kind(model)
     record = kind_of(model.config)
     return {kind: record.chains_of(model, kind) for kind in modules}
 

@@ -21,12 +21,16 @@ from attnviz.core.text import BOS
 
 @dataclass(frozen=True)
 class KindMap:
-    """One kind's rows for one sentence: weights (L, H, Q, K), each row's own position (Q,), its keys."""
+    """One kind's rows for one sentence: weights (L, H, Q, K), each row's own position (Q,), its keys; tokens: the
+    keys' tokens (K,); where (K,): each key's position in the batch's teacher-forced pass (its padded source, its
+    target input, or a decoder-only model's padded prompt then target input: :mod:`attnviz.core.heads.value_norms`)."""
 
     kind: AttentionKind
     weights: np.ndarray
     positions: np.ndarray
     keys: Keys
+    tokens: tuple[str, ...]
+    where: np.ndarray
 
 
 def _dense(rows: list[np.ndarray], width: int) -> np.ndarray:
@@ -60,15 +64,18 @@ def sentence_maps(kinds: tuple[AttentionKind, ...], hyp: Hypothesis, words: tupl
         answer = [r.self_weights[..., pad:] for r in rows[1 if prompt_predicts else 0:] if r.self_weights is not None]
         every = [prompt[:, :, i, : i + 1] for i in range(v)] + answer
         tokens = (*words, *answer_keys)
+        where = np.concatenate([np.arange(pad, pad + v), width + np.arange(len(answer_keys))])
         yield KindMap(AttentionKind.DECODER_SELF, _dense(every, len(tokens)), np.arange(len(every)),
-                      Keys.of(tokens, v - 1))
+                      Keys.of(tokens, v - 1), tokens, where)
         return
+    in_source = np.arange(pad, pad + v)
     if AttentionKind.ENCODER_SELF in kinds and encoder is not None:
         yield KindMap(AttentionKind.ENCODER_SELF, np.asarray(encoder[:, :, source, source], np.float64),
-                      np.arange(v), Keys.of(words, v - 1, counts))
+                      np.arange(v), Keys.of(words, v - 1, counts), words, in_source)
     if AttentionKind.DECODER_SELF in kinds and steps:
         selfs = [r.self_weights for r in rows if r.self_weights is not None]
-        yield KindMap(AttentionKind.DECODER_SELF, _dense(selfs, steps), np.arange(steps), Keys.of(answer_keys, None))
+        yield KindMap(AttentionKind.DECODER_SELF, _dense(selfs, steps), np.arange(steps), Keys.of(answer_keys, None),
+                      answer_keys, np.arange(len(answer_keys)))
     if AttentionKind.CROSS in kinds and steps:
         cross = np.stack([r.cross_weights[..., source] for r in rows], axis=2).astype(np.float64)  # (L, H, T, v)
-        yield KindMap(AttentionKind.CROSS, cross, np.arange(steps), Keys.of(words, v - 1, counts))
+        yield KindMap(AttentionKind.CROSS, cross, np.arange(steps), Keys.of(words, v - 1, counts), words, in_source)

@@ -293,7 +293,7 @@ def _reduced(kind: AttentionKind, total: KindSums, sinks: SinkSums, reducer: Red
     nan = np.full((layers, heads), np.nan)
     means = sums / rows if rows else np.full_like(sums, np.nan)
     shares = offset_sums / rows if rows else np.full_like(offset_sums, np.nan)
-    atlas = HeadAtlas((KindAtlas(kind, total.names, means, nan, nan.copy(), int(rows), shares),), documents,
+    atlas = HeadAtlas((KindAtlas(kind, total.names, means, nan, nan.copy(), int(rows), shares, added),), documents,
                       truncated, 1, "none", 0)
     assert shares.shape[0] == len(OFFSETS)
     return DocumentAtlas(atlas, added, tokens_all, size)

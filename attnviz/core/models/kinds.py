@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -117,6 +117,10 @@ class ModelKind:
     # a decoded step's (model, src, tgt_in, labels, target_labels), or, where the layout fills masks, a masked
     # position's (model, ids, segments, position, labels). None: the Explain dock does not cover the kind
     internals: str | None = None
+    # module:function (loaded model, {kind: its attention modules}) -> the reader of each key's ‖f_h(x_j)‖ in a
+    # teacher-forced pass (attnviz.core.heads.value_norms.ValueNorms: the atlas's sinks' norm view), or None where the
+    # model's heads have no values through an output projection (an RNN's attention)
+    value_norms: str = "attnviz.core.heads.value_norms:own_value_norms"
     # its sizes when it learns a generated task (None: it does not: ``attnviz train --task`` and the Train dock
     # train only the kinds that have them)
     task_sizes: TaskSizes | None = None
@@ -197,6 +201,11 @@ class ModelKind:
         reads images (:func:`attnviz.core.explain.explain_image` works through its image reader)."""
         return self.internals is not None or self.image_reader is not None
 
+    def value_norms_of(self, loaded: Any, modules: Mapping[AttentionKind, Sequence[Any]]) -> Any:
+        """The reader of each key's ‖f_h(x_j)‖ for ``loaded`` (``value_norms``), or None (no norm view)."""
+        module, name = self.value_norms.split(":")
+        return getattr(importlib.import_module(module), name)(loaded, modules)
+
     def internals_reader(self) -> Callable[..., Any]:
         """The function reading one step's internals (``internals``); ValueError where the kind has none."""
         if self.internals is None:
@@ -234,6 +243,7 @@ class ModelKind:
 _RNN = "attnviz.core.models.seq2seq"
 _RNN_SIZES = TaskSizes({"tiny": (32, 1, 1), "small": (64, 1, 1)}, ("num_layers",), heads=False, place=0)
 _INTERNALS = "attnviz.core.explain.internals:"
+_HF_VALUE_NORMS = "attnviz.core.hf.values:hf_value_norms"
 
 
 def _encoder_only_cells(values: Mapping[str, Any]) -> int:
@@ -275,13 +285,13 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               scoring_formula=N_("scaled dot-product scoring per head: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               hugging_face=True, trainable=False, maps_on_demand=True,
-              query_chains="attnviz.core.hf.chains:hf_chains"),
+              query_chains="attnviz.core.hf.chains:hf_chains", value_norms=_HF_VALUE_NORMS),
     ModelKind("hf-causal", "translation", N_("Hugging Face decoder-only model (GPT-2, Llama, Qwen2)"),
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               layout="decoder-only", hugging_face=True, trainable=False, prompt_predicts=True, maps_on_demand=True,
-              query_chains="attnviz.core.hf.chains:hf_chains"),
+              query_chains="attnviz.core.hf.chains:hf_chains", value_norms=_HF_VALUE_NORMS),
     ModelKind("encoder-only", "encoder-only", N_("Encoder-only Transformer (a small BERT), filling masked words"),
               "attnviz.core.models.encoder_only", "EncoderOnlyConfig", "EncoderOnly", default_lr=1e-3,
               scoring_formula=N_("scaled dot-product scoring per head, both directions: a(q, k) = (W_q q)ᵀ(W_k k) / "

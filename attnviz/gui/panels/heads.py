@@ -12,8 +12,9 @@ context menu switches it off (or on again), and the sentence is decoded again wi
 pruning curve are computed off the GUI thread (``Session.compute_atlas``), with a progress bar and Cancel.
 
 A Hugging Face language model can also be mapped over a file of documents (one a line, one forward pass each, no
-decoding): its atlas then has sinks by the query's position, drawn on a Sinks tab — the first position's share of
-the weight and of ‖α f(x)‖ against the bin of the query's position, for one head or the mean of a layer's heads.
+decoding). Either atlas has sinks by the query's position (over decoded sentences one per kind: encoder self-,
+decoder self- and cross-attention), drawn on a Sinks tab — the first position's share of the weight and of
+‖α f(x)‖ against the bin of the query's position, for one head or the mean of a layer's heads.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from attnviz.session import Session, SessionState, changed
 from attnviz.session.images import sample_images
 
 if TYPE_CHECKING:
-    from attnviz.core.heads import HeadAtlas
+    from attnviz.core.heads import HeadAtlas, KindAtlas
     from attnviz.core.heads.image_atlas import ImageAtlas
 
 SESSION_SENTENCES, OTHER_FILE, OTHER_FOLDER, OTHER_DOCUMENTS = "", "\0other", "\0folder", "\0documents"
@@ -270,7 +271,7 @@ class HeadsPanel(QtWidgets.QWidget):
             self.readout.setText(tr(READOUT_HINT) if self._atlas() is not None else " ")
         if changed(old, new, "pruning", "model"):
             self._draw_curve()
-        if changed(old, new, "atlas_sinks", "atlas"):
+        if changed(old, new, "atlas"):
             self._fill_sink_heads()
             self._draw_sinks()
         if changed(old, new, "pruning") and new.pruning is not None:
@@ -293,16 +294,24 @@ class HeadsPanel(QtWidgets.QWidget):
             return spec
         return self.grid.spec if self.grid.spec.values.size else None
 
+    def _sink_kinds(self) -> list[KindAtlas]:
+        """The kinds of the atlas on show that have sinks by the query's position (an atlas over decoded sentences:
+        every kind; over documents: its one)."""
+        atlas = self.state.atlas
+        return [] if atlas is None else [k for k in atlas.kinds if k.sinks is not None]
+
     def sink_figure(self) -> LineSpec | None:
         """The Sinks tab's plot: the chosen head's (or layer's mean) first-position shares by the query's position;
-        None without an atlas over documents."""
-        sinks, atlas, chosen = self.state.atlas_sinks, self.state.atlas, self.sink_box.currentData()
-        if sinks is None or atlas is None or chosen is None:
+        None without an atlas that has sinks."""
+        kinds, chosen = self._sink_kinds(), self.sink_box.currentData()
+        if not kinds or chosen is None:
             return None
         from attnviz.figures.heads import sink_line
 
-        layer, head = chosen
-        return sink_line(sinks, layer, head, self._model_name(), atlas.kinds[0].kind.label())
+        index, layer, head = chosen
+        kind = kinds[index]
+        assert kind.sinks is not None
+        return sink_line(kind.sinks, layer, head, self._model_name(), kind.kind.label())
 
     def _model_name(self) -> str:
         return self.state.model.base_name if self.state.model is not None else ""
@@ -398,20 +407,31 @@ class HeadsPanel(QtWidgets.QWidget):
 
     def _fill_sink_heads(self) -> None:
         """List the layers' means and every head of the sinks on show; the Sinks tab only where there are some."""
-        sinks = self.state.atlas_sinks
+        kinds = self._sink_kinds()
         current = self.sink_box.currentData()
         self.sink_box.blockSignals(True)
         self.sink_box.clear()
-        if sinks is not None:
-            _classes, _bins, layers, heads = sinks.weight.shape
+        for index, kind in enumerate(kinds):
+            assert kind.sinks is not None
+            _classes, _bins, layers, heads = kind.sinks.weight.shape
+            named = (lambda text, kind=kind: text) if len(kinds) == 1 else (
+                lambda text, kind=kind: tr("{kind}, {which}").format(kind=kind.kind.label(), which=text))
             for layer in range(layers):
-                self.sink_box.addItem(tr("layer {layer}, mean of the heads").format(layer=layer + 1), (layer, None))
+                self.sink_box.addItem(named(tr("layer {layer}, mean of the heads").format(layer=layer + 1)),
+                                      (index, layer, None))
                 for head in range(heads):
-                    self.sink_box.addItem(tr("layer {layer}, head {head}").format(layer=layer + 1, head=head + 1),
-                                          (layer, head))
-            self.sink_box.setCurrentIndex(max(0, self.sink_box.findData(current) if current is not None else 0))
+                    self.sink_box.addItem(named(tr("layer {layer}, head {head}").format(layer=layer + 1,
+                                                                                       head=head + 1)),
+                                          (index, layer, head))
+        if kinds:
+            self.sink_box.setCurrentIndex(max(0, self.sink_index(current)))
         self.sink_box.blockSignals(False)
-        self.tabs.setTabVisible(3, sinks is not None)
+        self.tabs.setTabVisible(3, bool(kinds))
+
+    def sink_index(self, choice: tuple[int, int, int | None] | None) -> int:
+        """The Sinks tab's entry for (kind's index among the kinds with sinks, layer, head or None: the layer's mean),
+        0-based; −1 where there is none (QComboBox.findData does not compare tuples)."""
+        return next((i for i in range(self.sink_box.count()) if self.sink_box.itemData(i) == choice), -1)
 
     def _draw_sinks(self) -> None:
         figure = self.sink_figure()
