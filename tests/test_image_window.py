@@ -137,6 +137,9 @@ def test_a_bad_file_is_one_sentence_and_the_image_on_show_stays(window, vit_path
     window.session.open_image(bad)
     assert errors and message in errors[-1] and str(bad) in errors[-1] and "\n" not in errors[-1]
     assert window.session.state.shown_source.text == "ramp.png"
+    said = len(errors)
+    window.load(vit_path)  # the image model opened again: on the image on show, not the file that failed
+    assert len(errors) == said and window.session.state.shown_source.text == "ramp.png"
 
 
 def test_a_text_model_refuses_an_image_and_keeps_its_sentence(window, vit_path, image_file, errors, tiny_models):

@@ -165,3 +165,37 @@ def test_the_query_key_bound_refuses_before_the_forward_pass(long_llama, monkeyp
     code, _, err = run_cli(capsys, "export", "--checkpoint", str(long_llama), "--text", "the house is big . " * 10,
                            "--prompt-map", "--out", str(tmp_path / "out"))
     assert code == 2 and "would take" in err and "give a shorter prompt" in err
+
+
+def test_a_storing_pass_in_tiles_of_query_rows_keeps_every_map(folder, monkeypatch):
+    """The storing pass computes each layer's output a tile of query rows at a time (bounded memory whatever the
+    length): with tiles of 3 rows the later layers' queries and keys, and so their maps, are the same as in one."""
+    from attnviz.core.hf import attention
+
+    causal = load_hf_folder(folder).model
+    src = _prompt(causal.hf.config.vocab_size)
+    whole = causal.query_keys(src, LENGTHS)
+    heads = whole.heads
+    monkeypatch.setattr(attention, "STORED_TILE_VALUES", 3 * src.shape[0] * heads * src.shape[1])
+    tiled = causal.query_keys(src, LENGTHS)
+    for layer in range(whole.num_layers):
+        for head in range(heads):
+            np.testing.assert_allclose(tiled.map(layer, head, row=1), whole.map(layer, head, row=1), atol=1e-6)
+
+
+def test_export_prompt_map_refuses_to_replace_files_before_the_forward_pass(long_llama, tmp_path, capsys,
+                                                                             monkeypatch):
+    from attnviz.core.decoding import long_prompt
+    from tests.helpers import run_cli
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "enc-self_layer1_head1.png").write_bytes(b"mine")
+
+    def no_pass(*args, **kwargs):
+        raise AssertionError("the forward pass ran before --out was checked")
+
+    monkeypatch.setattr(long_prompt, "query_keys", no_pass)
+    code, _, err = run_cli(capsys, "export", "--checkpoint", str(long_llama), "--text", "the house is big .",
+                           "--prompt-map", "--out", str(out))
+    assert code == 2 and "would be replaced" in err and (out / "enc-self_layer1_head1.png").read_bytes() == b"mine"

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from attnviz.commands.shared import THREADS_HELP, CliError, load_model, set_threads, stdin_lines
+from attnviz.commands.shared import THREADS_HELP, CliError, load_model, set_threads, stdin_paths
 from attnviz.i18n import tr
 
 TOP_CLASSES = 5  # classes per line, best first
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         if args.images:
             raise CliError(tr("--data measures the test set: give it without image files"))
         return _test_accuracy(loaded, device, args.data)
-    paths = args.images if args.images else (line for line in stdin_lines() if line.strip())
+    paths = args.images if args.images else stdin_paths()
     for batch in _batches(paths, BATCH):
         _classify(loaded, device, batch)
     return 0

@@ -24,6 +24,7 @@ from attnviz.commands.shared import (
     chosen_device,
     formats_option,
     load_model,
+    refuse_one_image,
     refuse_replacing,
     set_threads,
     write_with_figures,
@@ -146,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
 
     if Path(args.data).is_dir() and (folder := input_command("explain")) is not None:  # (a folder of images …)
         return cast(int, folder(args, checked_options))
+    refuse_one_image(args.data)
     if processes.wanted(args):  # this run starts the job's processes and watches them
         return processes.launch(args, chosen_device(args.device))
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s

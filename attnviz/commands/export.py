@@ -17,6 +17,7 @@ from attnviz.commands.shared import (
     THREADS_HELP,
     CliError,
     check_beam,
+    check_out_option,
     check_scale_option,
     formats_option,
     head_mask_of,
@@ -215,8 +216,9 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
     allocate is the store, checked against MAX_QUERY_KEY_BYTES before the forward pass (core/limits.py says why)."""
     from attnviz.core.attention.kind import AttentionKind
     from attnviz.core.decoding.long_prompt import longest_prompt, on_demand_refusal, query_keys, read_long_input
-    from attnviz.figures.attention import MatrixView, matrix_figure
+    from attnviz.figures.attention import MatrixView, figure_stem, matrix_figure
     from attnviz.figures.spec import NamedFigure
+    from attnviz.render.figure_files import SIDECAR
 
     if given := [f"--{name.replace('_', '-')}" for name in PROMPT_MAP_CONFLICTS
                  if getattr(args, name) not in (None, False)]:
@@ -256,6 +258,9 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
             raise CliError(tr("{option} {number}: this model has {most} (counted from 1)").format(
                 option=option, number=number, most=most))
     layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
+    check_out_option(args.out)  # (before the forward pass, which takes half a minute at 4,096 tokens)
+    stem = figure_stem(kind, f"layer{layer + 1}_head{head + 1}", None, args.scores, False)
+    refuse_replacing(args, [f"{stem}.{fmt}" for fmt in formats] + [SIDECAR])
     read = read_long_input(loaded, args.text, target, device)
     warn_about_source(read, longest_prompt(loaded))
     store = query_keys(loaded, read, device)[kind]  # (refused before the forward pass above MAX_QUERY_KEY_BYTES)

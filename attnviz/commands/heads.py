@@ -19,6 +19,7 @@ from attnviz.commands import processes
 from attnviz.commands.shared import (
     EXIT_USAGE,
     CliError,
+    batch_size_option,
     check_beam,
     check_out_option,
     check_scale_option,
@@ -26,6 +27,7 @@ from attnviz.commands.shared import (
     csv_bytes,
     formats_option,
     load_model,
+    refuse_one_image,
     refuse_replacing,
     set_threads,
     shown,
@@ -94,8 +96,7 @@ def _checked(args: argparse.Namespace) -> None:
         raise CliError(tr("--seeds must be from 1 to {most}, got {seeds}").format(most=MAX_SEEDS, seeds=args.seeds))
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
-    if args.batch_size < 1:
-        raise CliError(tr("--batch-size must be at least 1 token, got {size}").format(size=args.batch_size))
+    batch_size_option(args.batch_size)
     if args.documents and args.task is not None:
         raise CliError(tr("--documents reads --data, not a --task"))
     if (args.data is None) == (args.task is None):
@@ -147,6 +148,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.render.figure_files import SIDECAR
 
     _checked(args)  # everything that can be checked is, before the hours of work: options, --out, the data
+    refuse_one_image(args.data)
     folder = input_command("heads") if args.data is not None and Path(args.data).is_dir() else None
     if folder is not None and (code := folder(args, progress)) is not None:  # (a folder of the family's inputs)
         return code

@@ -37,7 +37,8 @@ def run(args: argparse.Namespace, progress: Heartbeat) -> int | None:
     from attnviz.render.figure_files import SIDECAR
 
     if launched_by_torchrun():
-        raise CliError(tr("the atlas of a folder of images runs in one process: run attnviz heads without torchrun"))
+        raise CliError(tr("the atlas of a folder of images runs in one process: run attnviz heads without "
+                          "--processes or torchrun"))
     check_out_option(args.out)
     set_threads(args.threads)
     try:

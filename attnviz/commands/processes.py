@@ -37,6 +37,46 @@ RENDEZVOUS_HELP = N_("HOST:PORT of machine 0, where the processes of every machi
                      "127.0.0.1 and a free port)")
 FINAL_PREFIXES = ("attnviz: error:", "attnviz: internal error:", "attnviz: interrupted", "attnviz: terminated",
                   "attnviz: hung up")
+LAST_WORDS = (N_("attnviz: error: {message}"),  # (cli.py's lines, whose translations begin the same way)
+              N_("attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)"),
+              N_("attnviz: interrupted; no output was left half-written"),
+              N_("attnviz: terminated; no output was left half-written"),
+              N_("attnviz: hung up (the terminal closed); no output was left half-written"))
+
+
+def check_own_address(host: str, port: int) -> None:
+    """CliError at once unless this machine can listen on ``host``:``port`` (machine 0's --rendezvous): torch's store
+    would otherwise try to reach a stranger's address until its timeout, deaf to Ctrl+C, its log full of retries."""
+    import socket
+
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise CliError(tr("--rendezvous {address}: no such host ({error})").format(
+            address=f"{host}:{port}", error=error.strerror or error)) from None
+    problem: OSError | None = None
+    for family, kind, protocol, _name, address in addresses:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+                return
+            except OSError as error:
+                problem = error
+    raise CliError(tr("--rendezvous {address}: this machine (--node-rank 0) cannot listen there ({error}): give "
+                      "one of its own addresses").format(address=f"{host}:{port}",
+                                                        error=getattr(problem, "strerror", None) or problem))
+
+
+def final_prefixes() -> tuple[str, ...]:
+    """How a process's last word begins (cli.py's one line for an error, a bug or a signal), in English and in the
+    interface's language, which the processes speak too: FINAL_PREFIXES and their translations."""
+    import re
+
+    translated = [re.split(r"[{;；(（]", tr(text))[0].rstrip() for text in LAST_WORDS]
+    return tuple(dict.fromkeys([*FINAL_PREFIXES, *(t for t in translated if len(t) > len("attnviz:"))]))
+
+
 STOP_GRACE_S = 10.0  # how long the others may take to unwind before they are killed
 
 
@@ -84,7 +124,9 @@ def launch(args: argparse.Namespace, device: Any) -> int:
     from attnviz.core.heads.distributed import EXIT_PEER, timeout_seconds
 
     check_processes(args.processes, device)
-    if args.nodes < 1 or not 0 <= args.node_rank < args.nodes:
+    if args.nodes < 1:
+        raise CliError(tr("--nodes must be at least 1, got {nodes}").format(nodes=args.nodes))
+    if not 0 <= args.node_rank < args.nodes:
         raise CliError(tr("--node-rank must be from 0 to {most} (--nodes {nodes}), got {rank}").format(
             most=args.nodes - 1, nodes=args.nodes, rank=args.node_rank))
     host, port = "127.0.0.1", 0
@@ -99,6 +141,8 @@ def launch(args: argparse.Namespace, device: Any) -> int:
     world = args.processes * args.nodes
     store = None
     if args.node_rank == 0:  # machine 0 holds the job's store, for as long as the job runs
+        if args.nodes > 1:
+            check_own_address(host, port)
         try:
             store = dist.TCPStore(host if args.nodes > 1 else "127.0.0.1", port, world_size=world, is_master=True,
                                   wait_for_workers=False, timeout=datetime.timedelta(seconds=timeout_seconds()))
@@ -142,6 +186,7 @@ class Job:
         self.final: dict[int, list[str]] = {rank: [] for rank in self.ranks}  # what each said last (errors)
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
         self.ended: set[int] = set()  # the processes whose stderr has been read to its end
+        self.final_prefixes = final_prefixes()
 
     def run(self, exit_peer: int) -> int:
         for local, rank in enumerate(self.ranks):
@@ -174,7 +219,7 @@ class Job:
                 return
             if line is None:
                 self.ended.add(rank)
-            elif line.startswith(FINAL_PREFIXES):
+            elif line.startswith(self.final_prefixes):
                 self.final[rank].append(line)
             elif passing and rank == 0:
                 print(line, file=sys.stderr, flush=True)
@@ -232,7 +277,7 @@ class Job:
                 continue
             if line is None:
                 self.ended.add(rank)
-            elif line.startswith(FINAL_PREFIXES):
+            elif line.startswith(self.final_prefixes):
                 self.final[rank].append(line)
 
     def _stop_all(self) -> None:

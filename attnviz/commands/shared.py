@@ -209,6 +209,23 @@ def stdin_lines() -> Iterator[str]:
         yield _decoded_line(line, number)
 
 
+def stdin_paths() -> Iterator[str]:
+    """stdin's non-empty lines as file names, decoded as the file system decodes names (``os.fsdecode``): a name whose
+    bytes are not UTF-8 still names its file. Lines over 64 KiB are refused as :func:`stdin_lines` refuses them."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # (a text stream without bytes beneath it: tests)
+        yield from (line.rstrip("\r\n") for line in sys.stdin if line.strip())
+        return
+    number = 0
+    while raw := stream.readline(MAX_TEXT_BYTES + 2):
+        number += 1
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        if len(line) > MAX_TEXT_BYTES:
+            raise CliError(_line_too_long(number))
+        if line.strip():
+            yield os.fsdecode(line.rstrip(b"\r"))
+
+
 def _line_too_long(number: int) -> str:
     return tr("stdin: line {line} is over {kib} KiB: one sentence a line").format(line=number,
                                                                                   kib=MAX_TEXT_BYTES // 1024)
@@ -223,6 +240,24 @@ def _decoded_line(line: bytes, number: int) -> str:
         text = line.decode("utf-8", errors="replace")
         warn(tr("line {number}: bytes that are not UTF-8 were replaced by U+FFFD").format(number=number))
     return text.rstrip("\r")
+
+
+IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM", b"II*\x00", b"MM\x00*")
+
+
+def refuse_one_image(data: Path | str | None) -> None:
+    """CliError when --data is one image file (its first bytes an image format's): the commands read a text file of
+    sentences, or for an image model a folder of images — never a single image."""
+    if data is None or not Path(data).is_file():
+        return
+    try:
+        with open(data, "rb") as handle:
+            start = handle.read(12)
+    except OSError:
+        return  # (the reader says what is wrong with it)
+    if start.startswith(IMAGE_SIGNATURES) or (start[:4] == b"RIFF" and start[8:12] == b"WEBP"):
+        raise CliError(tr("--data {data} is one image: give a text file of sentences, or for an image model a folder "
+                          "of images").format(data=shown(data)))
 
 
 def formats_option(text: str) -> list[str]:
@@ -326,4 +361,4 @@ def csv_bytes(rows: list[dict[str, Any]]) -> bytes:
     writer.writeheader()
     for row in rows:
         writer.writerow({k: (repr(v) if isinstance(v, float) else v) for k, v in row.items()})  # (round-trips)
-    return out.getvalue().encode("utf-8")
+    return out.getvalue().encode("utf-8", "backslashreplace")  # (a file name that is not UTF-8: \udcff, not a crash)

@@ -30,8 +30,10 @@ def set_threads(requested: int | None = None) -> int:
 
 def out_of_memory(error: BaseException) -> bool:
     """Whether ``error`` says the device ran out of memory (CUDA's OutOfMemoryError, a RuntimeError "out of
-    memory" of another backend, or on the CPU a MemoryError): work that can be redone in smaller batches."""
-    return isinstance(error, MemoryError) or (isinstance(error, RuntimeError) and "out of memory" in str(error))
+    memory" of another backend, or on the CPU a MemoryError or torch's "can't allocate memory"): work that can be
+    redone in smaller batches."""
+    return isinstance(error, MemoryError) or (isinstance(error, RuntimeError) and (
+        "out of memory" in str(error) or "can't allocate memory" in str(error)))  # (the last: torch's CPU allocator)
 
 
 class DeviceUnavailableError(RuntimeError):

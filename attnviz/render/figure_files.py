@@ -313,7 +313,10 @@ def export_batch(figures: Sequence[NamedFigure], folder: str | Path, formats: Se
 
 
 def _sidecar_bytes(sidecar: dict[str, Any], names: list[str]) -> bytes:
-    return (json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    """The sidecar as UTF-8 JSON. A file name that is not UTF-8 (its bytes held as lone surrogates, as Python reads
+    such names) is written as its JSON escape (``\\udcff``): valid JSON that reads back as the same name."""
+    text = json.dumps({**sidecar, "files": names}, indent=2, ensure_ascii=False) + "\n"
+    return text.encode("utf-8", "backslashreplace")
 
 
 def render_batch(figures: Sequence[NamedFigure], formats: Sequence[str], scale: float = 2.0,

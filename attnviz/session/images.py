@@ -65,7 +65,6 @@ class ImageRequests(PanelRequests, AnalysisRequests):
                                    "e.g. models/vit.safetensors)").format(model=name or tr("The model on show")))
             return
         ticket = self._latest.ask(SENTENCE)
-        self.image_path = path
 
         def job() -> EncodedSource:
             from attnviz.core.models.image_reading import encode_image_file
@@ -75,11 +74,17 @@ class ImageRequests(PanelRequests, AnalysisRequests):
         def done(source: EncodedSource) -> None:
             if self._latest.wins(ticket):
                 self._image_shown = (source, path)
+                self.image_path = path  # (only once read: a file that is not an image is not opened again)
                 # (the state's text stays the sentence typed last: a text model opened next reads it again)
                 self._publish(source=source, steps=(), position=-1, computation=None, comparison=None,
                               explanation=None, compared_image=None)
 
-        self._submit(tr("Reading {image}…").format(image=path.name), job, done, self._report)
+        def failed(error: BaseException) -> None:
+            if self.image_path == path:  # (a saved or remembered image that no longer reads: not asked for again)
+                self.image_path = self._image_shown[1] if self._image_shown is not None else None
+            self._report(error)
+
+        self._submit(tr("Reading {image}…").format(image=path.name), job, done, failed)
 
     def image_file_of(self, source: EncodedSource | None) -> Path | None:
         """The file the image ``source`` was read from (the views' panels ask a second model, or one query's

@@ -24,7 +24,7 @@
         <translation>（已屏蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="209"/>
+        <location filename="../../attnviz/commands/processes.py" line="254"/>
         <source> (often: out of memory)</source>
         <translation>（通常是内存不足）</translation>
     </message>
@@ -240,7 +240,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="390"/>
+        <location filename="../../attnviz/commands/export.py" line="395"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -271,14 +271,9 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="350"/>
+        <location filename="../../attnviz/commands/export.py" line="355"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/commands/heads.py" line="98"/>
-        <source>--batch-size must be at least 1 token, got {size}</source>
-        <translation>--batch-size 至少为 1 个词元，实际为 {size}</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="118"/>
@@ -296,6 +291,11 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/shared.py" line="259"/>
+        <source>--data {data} is one image: give a text file of sentences, or for an image model a folder of images</source>
+        <translation>--data {data} 是单张图像：请给出句子的文本文件，或对图像模型给出一个图像文件夹</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/train_images.py" line="41"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
@@ -306,7 +306,7 @@
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="100"/>
+        <location filename="../../attnviz/commands/heads.py" line="101"/>
         <source>--documents reads --data, not a --task</source>
         <translation>--documents 读取 --data，而不是 --task</translation>
     </message>
@@ -316,27 +316,27 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="335"/>
+        <location filename="../../attnviz/commands/export.py" line="340"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="83"/>
+        <location filename="../../attnviz/commands/export.py" line="84"/>
         <source>--flipbook: 1-based head (default 1)</source>
         <translation>--flipbook：头的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="82"/>
+        <location filename="../../attnviz/commands/export.py" line="83"/>
         <source>--flipbook: 1-based layer (default 1)</source>
         <translation>--flipbook：层的编号，从 1 起（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="85"/>
+        <location filename="../../attnviz/commands/export.py" line="86"/>
         <source>--flipbook: every layer and head, small multiples</source>
         <translation>--flipbook：所有层和头，并排小图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="80"/>
+        <location filename="../../attnviz/commands/export.py" line="81"/>
         <source>--flipbook: which attention, cross or dec-self (default cross); --prompt-map of an encoder–decoder folder: enc-self (default), or with --target dec-self or cross</source>
         <translation>--flipbook：哪种注意力，cross 或 dec-self（默认 cross）；编码器－解码器文件夹的 --prompt-map：enc-self（默认），或配合 --target 用 dec-self 或 cross</translation>
     </message>
@@ -346,32 +346,32 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="176"/>
+        <location filename="../../attnviz/commands/explain.py" line="178"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="153"/>
+        <location filename="../../attnviz/commands/export.py" line="154"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="348"/>
+        <location filename="../../attnviz/commands/export.py" line="353"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="125"/>
+        <location filename="../../attnviz/commands/export.py" line="126"/>
         <source>--kind enc-self does not change from step to step: --flipbook shows cross or dec-self</source>
         <translation>--kind enc-self 不随步骤变化：--flipbook 展示 cross 或 dec-self</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="244"/>
+        <location filename="../../attnviz/commands/export.py" line="246"/>
         <source>--kind {kind} reads a target: give the translation with --target</source>
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="380"/>
+        <location filename="../../attnviz/commands/export.py" line="385"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -381,8 +381,8 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="174"/>
-        <location filename="../../attnviz/commands/heads.py" line="96"/>
+        <location filename="../../attnviz/commands/explain.py" line="176"/>
+        <location filename="../../attnviz/commands/heads.py" line="98"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -407,59 +407,74 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="88"/>
+        <location filename="../../attnviz/commands/processes.py" line="130"/>
         <source>--node-rank must be from 0 to {most} (--nodes {nodes}), got {rank}</source>
         <translation>--node-rank 必须在 0 到 {most} 之间（--nodes {nodes}），收到的是 {rank}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="97"/>
+        <location filename="../../attnviz/commands/processes.py" line="128"/>
+        <source>--nodes must be at least 1, got {nodes}</source>
+        <translation>--nodes 至少为 1，收到的是 {nodes}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="139"/>
         <source>--nodes {nodes}: give every machine --rendezvous HOST:PORT of machine 0</source>
         <translation>--nodes {nodes}：请给每台机器加上 --rendezvous HOST:PORT（0 号机器的地址）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="57"/>
+        <location filename="../../attnviz/commands/processes.py" line="97"/>
         <source>--nodes, --node-rank and --rendezvous shape a job: add --processes N</source>
         <translation>--nodes、--node-rank 和 --rendezvous 用于组成多进程作业：请加上 --processes N</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="67"/>
+        <location filename="../../attnviz/commands/processes.py" line="107"/>
         <source>--processes must be at least 1, got {count}</source>
         <translation>--processes 至少为 1，收到的是 {count}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="76"/>
+        <location filename="../../attnviz/commands/processes.py" line="116"/>
         <source>--processes {count}: this machine has {cores} CPU core(s), and more processes than cores only wait for each other: give at most {cores}</source>
         <translation>--processes {count}：本机只有 {cores} 个 CPU 核心，进程多于核心只会互相等待：最多给 {cores}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="73"/>
+        <location filename="../../attnviz/commands/processes.py" line="113"/>
         <source>--processes {count}: this machine has {gpus} GPU(s), and each process takes one: give at most {gpus}, or run on the CPU (--device cpu)</source>
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="232"/>
+        <location filename="../../attnviz/commands/export.py" line="234"/>
         <source>--prompt-map computes the maps of a Hugging Face decoder-only, encoder-only or encoder–decoder model on demand; {checkpoint} is a {kind} model</source>
         <translation>--prompt-map 按需计算 Hugging Face 仅解码器、仅编码器或编码器－解码器模型的图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="93"/>
+        <location filename="../../attnviz/commands/export.py" line="94"/>
         <source>--prompt-map of an encoder–decoder folder: the translation its decoder reads (teacher-forced: its start token, then this text), for --kind dec-self or cross</source>
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="354"/>
+        <location filename="../../attnviz/commands/export.py" line="359"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="94"/>
+        <location filename="../../attnviz/commands/processes.py" line="136"/>
         <source>--rendezvous must be HOST:PORT, got {text!r}</source>
         <translation>--rendezvous 必须是 HOST:PORT，收到的是 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="106"/>
+        <location filename="../../attnviz/commands/processes.py" line="150"/>
         <source>--rendezvous {address}: cannot listen there ({error})</source>
         <translation>--rendezvous {address}：无法在此监听（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="55"/>
+        <source>--rendezvous {address}: no such host ({error})</source>
+        <translation>--rendezvous {address}：没有这台主机（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="66"/>
+        <source>--rendezvous {address}: this machine (--node-rank 0) cannot listen there ({error}): give one of its own addresses</source>
+        <translation>--rendezvous {address}：本机（--node-rank 0）无法在该地址监听（{error}）：请给出本机自己的地址</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/train.py" line="138"/>
@@ -468,37 +483,37 @@
         <translation>--resume：{path} 属于另一次运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="94"/>
+        <location filename="../../attnviz/commands/heads.py" line="96"/>
         <source>--seeds must be from 1 to {most}, got {seeds}</source>
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="304"/>
+        <location filename="../../attnviz/commands/export.py" line="309"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="290"/>
+        <location filename="../../attnviz/commands/export.py" line="295"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="111"/>
+        <location filename="../../attnviz/commands/export.py" line="112"/>
         <source>--step counts from 1, got {number}</source>
         <translation>--step 从 1 开始计数，实际为 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="109"/>
+        <location filename="../../attnviz/commands/export.py" line="110"/>
         <source>--step must be a step number or 'all', got {text!r}</source>
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="192"/>
+        <location filename="../../attnviz/commands/export.py" line="193"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="342"/>
+        <location filename="../../attnviz/commands/export.py" line="347"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -514,12 +529,12 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="246"/>
+        <location filename="../../attnviz/commands/export.py" line="248"/>
         <source>--target is read by the decoder: add --kind dec-self or --kind cross</source>
         <translation>--target 由解码器读取：请加上 --kind dec-self 或 --kind cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="123"/>
+        <location filename="../../attnviz/commands/export.py" line="124"/>
         <source>--target is the decoder's text of --prompt-map; add --prompt-map</source>
         <translation>--target 是 --prompt-map 中解码器读取的文本；请加上 --prompt-map</translation>
     </message>
@@ -569,8 +584,8 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="159"/>
-        <location filename="../../attnviz/commands/export.py" line="248"/>
+        <location filename="../../attnviz/commands/export.py" line="160"/>
+        <location filename="../../attnviz/commands/export.py" line="250"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -580,12 +595,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="338"/>
+        <location filename="../../attnviz/commands/export.py" line="343"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="438"/>
+        <location filename="../../attnviz/commands/export.py" line="443"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -605,7 +620,7 @@
         <translation>1 = 贪心解码；更大 = 保留相应数量候选序列的束搜索</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="63"/>
+        <location filename="../../attnviz/commands/export.py" line="64"/>
         <source>1-based step to export, or 'all' (default: the last step)</source>
         <translation>要导出的步（从 1 起），或 'all'（默认：最后一步）</translation>
     </message>
@@ -615,7 +630,7 @@
         <translation>；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="257"/>
+        <location filename="../../attnviz/commands/heads.py" line="259"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -687,7 +702,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="54"/>
+        <location filename="../../attnviz/commands/export.py" line="55"/>
         <source>a checkpoint (.safetensors; default: the shipped Transformer); a kernel-regression one exports its fit</source>
         <translation>检查点（.safetensors；默认：内置的 Transformer）；核回归检查点导出其拟合结果</translation>
     </message>
@@ -748,12 +763,12 @@
         <translation>一个图像文件夹…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="88"/>
+        <location filename="../../attnviz/commands/export.py" line="89"/>
         <source>a Hugging Face decoder-only, encoder-only or encoder–decoder folder: write one map of the text's attention (--layer, --head; default 1, 1; --kind, --target), computed on demand from the queries and keys of one forward pass, the others never made; the text may be as long as the model's positions (up to {most:,} tokens)</source>
         <translation>Hugging Face 仅解码器、仅编码器或编码器－解码器文件夹：写出文本注意力的一张图（--layer、--head；默认 1、1；--kind、--target），由一次前向传播的查询和键按需计算，其他图从不生成；文本可长达模型的位置数（最多 {most:,} 个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="76"/>
+        <location filename="../../attnviz/commands/heads.py" line="78"/>
         <source>a Hugging Face language model (decoder-only or encoder-only; an encoder-only one always): read --data as one document a line, cut to the model's positions (at most {most:,} tokens), one forward pass each, no decoding; heads.csv's statistics and sinks_by_position.csv, no importance</source>
         <translation>Hugging Face 语言模型（仅解码器或仅编码器；仅编码器模型总是如此）：把 --data 读作每行一篇文档，截断到模型的位置数（至多 {most:,} 个词元），每篇一次前向计算，不解码；输出 heads.csv 的统计量和 sinks_by_position.csv，不计算重要性</translation>
     </message>
@@ -784,7 +799,7 @@
         <translation>这是仅解码器模型批量中的填充行：请单独重新计算该句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="59"/>
+        <location filename="../../attnviz/commands/export.py" line="60"/>
         <source>a saved session (File ▸ Save session): its model, sentence, forced tokens, step and view</source>
         <translation>已保存的会话（文件 ▸ 保存会话）：其模型、句子、强制的词元、步和视图</translation>
     </message>
@@ -810,7 +825,7 @@
         <translation>符号链接</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="136"/>
+        <location filename="../../attnviz/commands/export.py" line="137"/>
         <source>a training flip-book is a picture: export it on a machine where Qt starts</source>
         <translation>训练翻页动画是图片：请在能启动 Qt 的机器上导出</translation>
     </message>
@@ -820,7 +835,7 @@
         <translation>一个 Hugging Face 模型文件夹，或你的 Hugging Face 缓存中的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="55"/>
+        <location filename="../../attnviz/commands/heads.py" line="57"/>
         <source>a translation checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
@@ -886,7 +901,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="219"/>
+        <location filename="../../attnviz/commands/heads.py" line="221"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -913,7 +928,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="396"/>
+        <location filename="../../attnviz/commands/export.py" line="401"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -939,7 +954,7 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="45"/>
+        <location filename="../../attnviz/commands/explain.py" line="46"/>
         <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
         <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
@@ -1080,7 +1095,7 @@
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads_images.py" line="59"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="60"/>
         <source>attention over {count:,} images</source>
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
@@ -1177,7 +1192,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="226"/>
+        <location filename="../../attnviz/commands/explain.py" line="228"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1187,8 +1202,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="207"/>
-        <location filename="../../attnviz/commands/heads.py" line="302"/>
+        <location filename="../../attnviz/commands/heads.py" line="209"/>
+        <location filename="../../attnviz/commands/heads.py" line="304"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1238,18 +1253,19 @@
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="210"/>
+        <location filename="../../attnviz/commands/processes.py" line="255"/>
         <source>attnviz: error: process {rank} of {world} (pid {pid}) was killed by {signal}{oom}: the job stopped; nothing was written</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank}（pid {pid}）被 {signal} 终止{oom}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="221"/>
+        <location filename="../../attnviz/commands/processes.py" line="266"/>
         <source>attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank} 以退出码 {code} 结束；作业已停止</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="96"/>
         <location filename="../../attnviz/cli.py" line="101"/>
+        <location filename="../../attnviz/commands/processes.py" line="40"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -1266,28 +1282,31 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="456"/>
+        <location filename="../../attnviz/commands/export.py" line="461"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="86"/>
+        <location filename="../../attnviz/commands/processes.py" line="44"/>
         <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
         <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="106"/>
+        <location filename="../../attnviz/commands/processes.py" line="41"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="85"/>
+        <location filename="../../attnviz/commands/processes.py" line="42"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="417"/>
-        <location filename="../../attnviz/commands/export.py" line="474"/>
+        <location filename="../../attnviz/commands/export.py" line="422"/>
+        <location filename="../../attnviz/commands/export.py" line="479"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1307,6 +1326,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="87"/>
+        <location filename="../../attnviz/commands/processes.py" line="43"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -1343,7 +1363,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="62"/>
+        <location filename="../../attnviz/commands/explain.py" line="63"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1353,7 +1373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（默认 auto）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="74"/>
+        <location filename="../../attnviz/commands/heads.py" line="76"/>
         <source>auto, cpu, cuda, cuda:N or mps (under torchrun on CUDA: each process its LOCAL_RANK's GPU)</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
@@ -1465,12 +1485,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>截至第 {step} 步的束搜索树（保留 {kept} 个；被剪枝的分支淡化显示）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="68"/>
+        <location filename="../../attnviz/commands/export.py" line="69"/>
         <source>beam size (1 = greedy)</source>
         <translation>束宽（1 = 贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="65"/>
+        <location filename="../../attnviz/commands/heads.py" line="67"/>
         <source>beam size (default 1: greedy)</source>
         <translation>束宽（默认 1：贪心搜索）</translation>
     </message>
@@ -1736,7 +1756,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以逗号分隔：png、svg、pdf、csv、npy</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="62"/>
+        <location filename="../../attnviz/commands/export.py" line="63"/>
         <source>comma-separated: png, svg, pdf, csv, npy (default png,csv)</source>
         <translation>以逗号分隔：png、svg、pdf、csv、npy（默认 png,csv）</translation>
     </message>
@@ -1767,7 +1787,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="275"/>
+        <location filename="../../attnviz/session/images.py" line="280"/>
         <location filename="../../attnviz/session/panels.py" line="206"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
@@ -1799,7 +1819,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
-        <location filename="../../attnviz/session/images.py" line="228"/>
+        <location filename="../../attnviz/session/images.py" line="233"/>
         <location filename="../../attnviz/session/panels.py" line="122"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
@@ -1928,7 +1948,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>torch 的 CPU 线程数（默认：由 torch 自行决定）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="83"/>
+        <location filename="../../attnviz/commands/heads.py" line="85"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -2110,7 +2130,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>设备(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/device.py" line="81"/>
+        <location filename="../../attnviz/core/device.py" line="83"/>
         <source>device {device!r} is not available here; available: {available}</source>
         <translation>设备 {device!r} 在本机不可用；可用的设备：{available}</translation>
     </message>
@@ -2194,9 +2214,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="256"/>
+        <location filename="../../attnviz/commands/explain.py" line="258"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
-        <location filename="../../attnviz/commands/heads.py" line="243"/>
+        <location filename="../../attnviz/commands/heads.py" line="245"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2310,7 +2330,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="48"/>
+        <location filename="../../attnviz/commands/explain.py" line="49"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2479,12 +2499,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="42"/>
+        <location filename="../../attnviz/commands/explain.py" line="43"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <location filename="../../attnviz/commands/explain.py" line="52"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
@@ -2494,12 +2514,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="258"/>
+        <location filename="../../attnviz/commands/explain.py" line="260"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="234"/>
+        <location filename="../../attnviz/commands/explain.py" line="236"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2511,7 +2531,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="113"/>
-        <location filename="../../attnviz/session/images.py" line="201"/>
+        <location filename="../../attnviz/session/images.py" line="206"/>
         <source>Explaining the image's class…</source>
         <translation>正在解释图像的类别…</translation>
     </message>
@@ -2546,7 +2566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="335"/>
+        <location filename="../../attnviz/render/figure_files.py" line="338"/>
         <location filename="../../attnviz/render/figure_files.py" line="302"/>
         <source>Export cancelled: nothing was written.</source>
         <translation>导出已取消：没有写入任何文件。</translation>
@@ -2635,12 +2655,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="59"/>
+        <location filename="../../attnviz/commands/explain.py" line="60"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="71"/>
+        <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2682,8 +2702,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="50"/>
-        <location filename="../../attnviz/commands/export.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <location filename="../../attnviz/commands/export.py" line="62"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
         <translation>写入的文件夹（不存在时创建）</translation>
@@ -2735,7 +2755,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="102"/>
+        <location filename="../../attnviz/commands/heads.py" line="103"/>
         <source>give the sentences with --data FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --data FILE 给出句子，或用 --task NAME 给出生成任务（二者选一）</translation>
     </message>
@@ -2997,7 +3017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>安装缺少的库（需 root 权限和 apt-get）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="59"/>
+        <location filename="../../attnviz/commands/heads.py" line="61"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
@@ -3007,7 +3027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="54"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3104,17 +3124,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="96"/>
+        <location filename="../../attnviz/commands/export.py" line="97"/>
         <source>kernel regression: gaussian, boxcar, epanechnikov or constant</source>
         <translation>核回归：gaussian、boxcar、epanechnikov 或 constant</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="97"/>
+        <location filename="../../attnviz/commands/export.py" line="98"/>
         <source>kernel regression: the bandwidth h</source>
         <translation>核回归：带宽 h</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="98"/>
+        <location filename="../../attnviz/commands/export.py" line="99"/>
         <source>kernel regression: the query x (default 2.5)</source>
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
@@ -3230,7 +3250,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="396"/>
+        <location filename="../../attnviz/commands/export.py" line="401"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3356,7 +3376,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="72"/>
+        <location filename="../../attnviz/commands/export.py" line="73"/>
         <source>leave masked cells blank instead of marking them (as the app's 'Show masked cells' off)</source>
         <translation>掩蔽的单元格留空而不加标记（同应用中关闭“显示掩蔽单元格”）</translation>
     </message>
@@ -3401,7 +3421,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="224"/>
+        <location filename="../../attnviz/commands/shared.py" line="241"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -3436,14 +3456,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="208"/>
+        <location filename="../../attnviz/commands/explain.py" line="210"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
-        <location filename="../../attnviz/commands/heads.py" line="178"/>
+        <location filename="../../attnviz/commands/heads.py" line="180"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="251"/>
+        <location filename="../../attnviz/session/images.py" line="256"/>
         <location filename="../../attnviz/session/panels.py" line="168"/>
         <location filename="../../attnviz/session/session.py" line="107"/>
         <source>Loading {name}…</source>
@@ -3510,7 +3530,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/session/analysis.py" line="78"/>
-        <location filename="../../attnviz/session/images.py" line="174"/>
+        <location filename="../../attnviz/session/images.py" line="179"/>
         <source>Mapping the heads…</source>
         <translation>正在绘制头图谱…</translation>
     </message>
@@ -3592,7 +3612,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层平均注意力距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads_images.py" line="74"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="75"/>
         <source>mean attention distance by layer, pixels (heads averaged): {distances}</source>
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
@@ -3910,7 +3930,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="234"/>
+        <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -4188,7 +4208,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个句子；不给出时读取标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="57"/>
+        <location filename="../../attnviz/commands/heads.py" line="59"/>
         <source>one source sentence a line, or source&lt;TAB&gt;reference lines (references give the pruning curve); for an image model, a folder of images</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
@@ -4533,7 +4553,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="65"/>
+        <location filename="../../attnviz/commands/export.py" line="66"/>
         <source>PNG (and flip-book GIF) scale factor (default 2)</source>
         <translation>PNG（及翻页动画 GIF）的缩放倍数（默认 2）</translation>
     </message>
@@ -4553,9 +4573,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
-        <location filename="../../attnviz/commands/heads.py" line="73"/>
+        <location filename="../../attnviz/commands/heads.py" line="75"/>
         <source>PNG scale factor (default 2)</source>
         <translation>PNG 缩放倍数（默认 2）</translation>
     </message>
@@ -4638,7 +4658,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="70"/>
+        <location filename="../../attnviz/commands/export.py" line="71"/>
         <source>pre-softmax scores instead of weights</source>
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
@@ -4751,7 +4771,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="214"/>
+        <location filename="../../attnviz/commands/heads.py" line="216"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4901,7 +4921,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>随机顺序（{seeds} 次的平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="67"/>
+        <location filename="../../attnviz/commands/heads.py" line="69"/>
         <source>random pruning orders averaged (default {seeds})</source>
         <translation>取平均的随机剪枝顺序个数（默认 {seeds}）</translation>
     </message>
@@ -4936,7 +4956,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="290"/>
+        <location filename="../../attnviz/commands/heads.py" line="292"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -4951,8 +4971,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="205"/>
-        <location filename="../../attnviz/commands/heads.py" line="160"/>
+        <location filename="../../attnviz/commands/explain.py" line="207"/>
+        <location filename="../../attnviz/commands/heads.py" line="162"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -4962,7 +4982,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="82"/>
+        <location filename="../../attnviz/session/images.py" line="87"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
     </message>
@@ -5012,8 +5032,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="64"/>
-        <location filename="../../attnviz/commands/export.py" line="69"/>
+        <location filename="../../attnviz/commands/explain.py" line="65"/>
+        <location filename="../../attnviz/commands/export.py" line="70"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
         <translation>替换 --out 中的同名文件</translation>
@@ -5353,7 +5373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="233"/>
+        <location filename="../../attnviz/commands/explain.py" line="235"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5550,7 +5570,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>规模</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="69"/>
+        <location filename="../../attnviz/commands/heads.py" line="71"/>
         <source>skip the pruning curve (the slow part)</source>
         <translation>跳过剪枝曲线（耗时的部分）</translation>
     </message>
@@ -5704,22 +5724,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="210"/>
+        <location filename="../../attnviz/commands/heads.py" line="212"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="304"/>
+        <location filename="../../attnviz/commands/heads.py" line="306"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="52"/>
+        <location filename="../../attnviz/commands/heads.py" line="54"/>
         <source>statistics, importance and pruning of every attention head over a corpus (also under torchrun)</source>
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="213"/>
+        <location filename="../../attnviz/commands/shared.py" line="230"/>
         <source>stdin: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -5999,8 +6019,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads_images.py" line="40"/>
-        <source>the atlas of a folder of images runs in one process: run attnviz heads without torchrun</source>
-        <translation>图像文件夹的注意力头图谱在一个进程中运行：请不用 torchrun 运行 attnviz heads</translation>
+        <source>the atlas of a folder of images runs in one process: run attnviz heads without --processes or torchrun</source>
+        <translation>图像文件夹的注意力头图谱只在一个进程中运行：请不带 --processes、也不经 torchrun 运行 attnviz heads</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/lecture.py" line="89"/>
@@ -6059,7 +6079,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="77"/>
+        <location filename="../../attnviz/commands/export.py" line="78"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
@@ -6206,7 +6226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一张图像上与已加载模型比较的图像模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="57"/>
+        <location filename="../../attnviz/commands/export.py" line="58"/>
         <source>the image to read (image models): every layer × head map, and [CLS]'s attention and rollout over the image</source>
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
@@ -6531,7 +6551,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="56"/>
+        <location filename="../../attnviz/commands/export.py" line="57"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
@@ -7278,7 +7298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/device.py" line="73"/>
+        <location filename="../../attnviz/core/device.py" line="75"/>
         <source>unknown device {device!r}; use auto, cpu, cuda, cuda:N or mps</source>
         <translation>未知设备 {device!r}；请使用 auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -7324,12 +7344,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="57"/>
+        <location filename="../../attnviz/commands/explain.py" line="58"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="68"/>
+        <location filename="../../attnviz/commands/heads.py" line="70"/>
         <source>use the first N distinct source sentences</source>
         <translation>使用前 N 个不同的源句子</translation>
     </message>
@@ -7487,7 +7507,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型的宽度（num_hiddens）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="80"/>
+        <location filename="../../attnviz/commands/heads.py" line="82"/>
         <source>with --documents: tokens per forward pass (rows × the longest document; default 4096), halved when the device runs out of memory</source>
         <translation>与 --documents 一起使用：每次前向计算的词元数（行数 × 最长文档；默认 4096），设备内存不足时减半</translation>
     </message>
@@ -7522,17 +7542,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="134"/>
+        <location filename="../../attnviz/commands/export.py" line="135"/>
         <source>write each step's numbers with --format csv --step all instead of --flipbook, which needs no display</source>
         <translation>改用 --format csv --step all（不加 --flipbook）写出每一步的数值，这无需显示器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="52"/>
+        <location filename="../../attnviz/commands/export.py" line="53"/>
         <source>write every attention map of a sentence as files, no window needed</source>
         <translation>将一个句子的所有注意力图写成文件，无需窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="75"/>
+        <location filename="../../attnviz/commands/export.py" line="76"/>
         <source>write every step of one view as a multi-page PDF and an animated GIF (&lt;view&gt;_flipbook.pdf, &lt;view&gt;_flipbook.gif) instead of picture files per step</source>
         <translation>将一个视图的每一步写成多页 PDF 和 GIF 动画（&lt;view&gt;_flipbook.pdf、&lt;view&gt;_flipbook.gif），而不是每步一个图片文件</translation>
     </message>
@@ -7567,24 +7587,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="205"/>
-        <location filename="../../attnviz/commands/export.py" line="280"/>
-        <location filename="../../attnviz/commands/export.py" line="358"/>
+        <location filename="../../attnviz/commands/export.py" line="206"/>
+        <location filename="../../attnviz/commands/export.py" line="285"/>
+        <location filename="../../attnviz/commands/export.py" line="363"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads_images.py" line="76"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="77"/>
         <source>wrote {count} files into {out}: {heads} heads over {images:,} images in {seconds:.0f} s</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="332"/>
+        <location filename="../../attnviz/commands/heads.py" line="334"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="261"/>
+        <location filename="../../attnviz/commands/heads.py" line="263"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -7694,7 +7714,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="441"/>
+        <location filename="../../attnviz/commands/export.py" line="446"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -7704,17 +7724,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="211"/>
+        <location filename="../../attnviz/commands/explain.py" line="213"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="285"/>
+        <location filename="../../attnviz/commands/heads.py" line="287"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="183"/>
+        <location filename="../../attnviz/commands/heads.py" line="185"/>
         <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -7730,13 +7750,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="214"/>
+        <location filename="../../attnviz/commands/explain.py" line="216"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="46"/>
-        <location filename="../../attnviz/commands/explain.py" line="83"/>
+        <location filename="../../attnviz/commands/explain.py" line="84"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7751,7 +7771,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="315"/>
+        <location filename="../../attnviz/commands/heads.py" line="317"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -7761,7 +7781,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="231"/>
+        <location filename="../../attnviz/commands/heads.py" line="233"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -7780,12 +7800,12 @@ Install them with:  sudo apt-get install {packages}
 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="366"/>
+        <location filename="../../attnviz/render/figure_files.py" line="369"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}</source>
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="281"/>
+        <location filename="../../attnviz/commands/shared.py" line="316"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -7811,7 +7831,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain_images.py" line="84"/>
-        <location filename="../../attnviz/commands/heads_images.py" line="56"/>
+        <location filename="../../attnviz/commands/heads_images.py" line="57"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
     </message>
@@ -7831,9 +7851,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="410"/>
-        <location filename="../../attnviz/commands/shared.py" line="296"/>
-        <location filename="../../attnviz/commands/shared.py" line="311"/>
+        <location filename="../../attnviz/commands/export.py" line="415"/>
+        <location filename="../../attnviz/commands/shared.py" line="331"/>
+        <location filename="../../attnviz/commands/shared.py" line="346"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7896,7 +7916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{images} 含 {count:,} 张图像，而 {labels} 含 {label_count:,} 个标签</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="112"/>
+        <location filename="../../attnviz/session/images.py" line="117"/>
         <source>{image} is no longer there: showing a sample image instead</source>
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
@@ -8013,7 +8033,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="51"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="52"/>
         <location filename="../../attnviz/core/safe_output.py" line="131"/>
         <source>{link} is a symbolic link to {target}, which does not exist</source>
         <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
@@ -8080,7 +8100,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="182"/>
+        <location filename="../../attnviz/commands/export.py" line="183"/>
         <location filename="../../attnviz/session/state.py" line="68"/>
         <location filename="../../attnviz/session/state.py" line="93"/>
         <source>{model}, heads off {heads}</source>
@@ -8198,7 +8218,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型，而当前显示的是 {shown} 模型：“比较”只把两个翻译模型，或两个填充掩蔽词元的模型并排放在一起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="240"/>
+        <location filename="../../attnviz/session/images.py" line="245"/>
         <source>{name} is a {kind} model, which reads sentences: Compare puts a second image model beside this one</source>
         <translation>{name} 是 {kind} 模型，读取的是句子：“比较”只能把第二个图像模型放在这个模型旁边</translation>
     </message>
@@ -8329,17 +8349,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度 {n} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="131"/>
+        <location filename="../../attnviz/commands/export.py" line="132"/>
         <source>{option} chooses the view of --flipbook; add --flipbook</source>
         <translation>{option} 用于选择 --flipbook 的视图；请加上 --flipbook</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="128"/>
+        <location filename="../../attnviz/commands/export.py" line="129"/>
         <source>{option} does not go with --flipbook (it writes every step as one PDF and one GIF)</source>
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="223"/>
+        <location filename="../../attnviz/commands/export.py" line="225"/>
         <source>{option} does not go with --prompt-map (one map of a prompt, computed on demand)</source>
         <translation>{option} 不能与 --prompt-map 同用（它按需计算提示的一张图）</translation>
     </message>
@@ -8354,7 +8374,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="435"/>
+        <location filename="../../attnviz/commands/export.py" line="440"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8364,7 +8384,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="240"/>
+        <location filename="../../attnviz/commands/export.py" line="242"/>
         <source>{option} is for an encoder–decoder folder's --prompt-map; {checkpoint} has one self-attention</source>
         <translation>{option} 用于编码器－解码器文件夹的 --prompt-map；{checkpoint} 只有一种自注意力</translation>
     </message>
@@ -8374,22 +8394,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="156"/>
+        <location filename="../../attnviz/commands/export.py" line="157"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="256"/>
+        <location filename="../../attnviz/commands/export.py" line="258"/>
         <source>{option} {number}: this model has {most} (counted from 1)</source>
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="385"/>
+        <location filename="../../attnviz/commands/export.py" line="390"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="383"/>
+        <location filename="../../attnviz/commands/export.py" line="388"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8434,8 +8454,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="55"/>
-        <location filename="../../attnviz/core/heads/corpus.py" line="73"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="56"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="75"/>
         <source>{path} cannot be read: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>
@@ -8450,7 +8470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 已存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/render/figure_files.py" line="363"/>
+        <location filename="../../attnviz/render/figure_files.py" line="366"/>
         <source>{path} exists and is not a regular file (it is {kind}): attnviz never replaces it; rename it or choose another folder</source>
         <translation>{path} 已存在且不是普通文件（它是{kind}）：attnviz 绝不会替换它；请重命名它或选择其他文件夹</translation>
     </message>
@@ -8505,7 +8525,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="57"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="58"/>
         <source>{path} is a folder: give a text file, one sentence a line</source>
         <translation>{path} 是文件夹：请给出文本文件，每行一个句子</translation>
     </message>
@@ -8530,7 +8550,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="123"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="129"/>
         <source>{path} is empty: give one source sentence a line, or source&lt;TAB&gt;reference lines</source>
         <translation>{path} 是空的：请每行给一个源句子，或每行“源句子&lt;TAB&gt;参考译文”</translation>
     </message>
@@ -8545,7 +8565,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是普通文件：{what_opens}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="84"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="90"/>
         <source>{path} is not a text file (line {line} holds a NUL byte)</source>
         <translation>{path} 不是文本文件（第 {line} 行含有 NUL 字节）</translation>
     </message>
@@ -8555,7 +8575,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是 attnviz 可以继续的训练状态（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="60"/>
         <source>{path} is {kind}, not a text file: give a text file, one sentence a line</source>
         <translation>{path} 是{kind}，不是文本文件：请给出文本文件，每行一个句子</translation>
     </message>
@@ -8914,32 +8934,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少模型的 {count:,} 个权重（{names}）；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="107"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="113"/>
         <source>{path}: line {line} has a reference but line {first} has none: give every line a reference (source&lt;TAB&gt;reference) or none</source>
         <translation>{path}：第 {line} 行有参考译文，但第 {first} 行没有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="115"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="121"/>
         <source>{path}: line {line} has an empty reference</source>
         <translation>{path}：第 {line} 行的参考译文为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="114"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="120"/>
         <source>{path}: line {line} has an empty source</source>
         <translation>{path}：第 {line} 行的源句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="108"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="114"/>
         <source>{path}: line {line} has no reference but line {first} has one: give every line a reference (source&lt;TAB&gt;reference) or none</source>
         <translation>{path}：第 {line} 行没有参考译文，但第 {first} 行有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="89"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="95"/>
         <source>{path}: line {line} is not UTF-8 text</source>
         <translation>{path}：第 {line} 行不是 UTF-8 文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="81"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="85"/>
+        <source>{path}: line {line} is over {kib:,} KiB: one document a line (each is cut to the model's positions)</source>
+        <translation>{path}：第 {line} 行超过 {kib:,} KiB：每行一篇文档（每篇按模型的位置数截断）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/heads/corpus.py" line="87"/>
         <source>{path}: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>{path}：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -9000,13 +9025,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="105"/>
+        <location filename="../../attnviz/commands/explain.py" line="106"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="362"/>
-        <location filename="../../attnviz/core/heads/corpus.py" line="53"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="54"/>
         <location filename="../../attnviz/core/images.py" line="40"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
@@ -9057,7 +9082,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="247"/>
+        <location filename="../../attnviz/commands/explain.py" line="249"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -9242,7 +9267,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="310"/>
+        <location filename="../../attnviz/commands/export.py" line="315"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9282,7 +9307,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="295"/>
+        <location filename="../../attnviz/commands/export.py" line="300"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9297,7 +9322,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="464"/>
+        <location filename="../../attnviz/commands/export.py" line="469"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>

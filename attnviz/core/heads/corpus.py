@@ -21,6 +21,7 @@ from attnviz.core.text import SourceWords, Vocab, preprocess, source_words, toke
 from attnviz.i18n import tr
 
 MAX_LINE_BYTES = 64 * 1024  # a sentence takes a few hundred bytes; a longer line is refused, never held whole
+MAX_DOCUMENT_LINE_BYTES = 1024 * 1024  # a document of 4,096 tokens takes tens of KiB; it is cut to the positions
 ROWS_PER_BATCH = 256  # as core.decoding.translate
 
 
@@ -61,25 +62,30 @@ def check_data_file(path: str | Path) -> Path:
     return path
 
 
-def data_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+def data_lines(path: str | Path, documents: bool = False) -> Iterator[tuple[int, str]]:
     """(line number from 1, its text without the line end) of the text file at ``path``, read a line at a time and
-    none held past MAX_LINE_BYTES: CorpusError for a name that is no text file (:func:`check_data_file`), a line over
-    64 KiB, a NUL byte or a line that is not UTF-8 — whatever the file's size, at most 64 KiB is held at once."""
+    none held past MAX_LINE_BYTES (MAX_DOCUMENT_LINE_BYTES for ``documents``, one document a line): CorpusError for a
+    name that is no text file (:func:`check_data_file`), a longer line, a NUL byte or a line that is not UTF-8 —
+    whatever the file's size, at most one such line is held at once."""
     path = check_data_file(path)
     try:
         with open(path, "rb") as handle:
-            yield from _checked_lines(handle, path)
+            yield from _checked_lines(handle, path, documents)
     except OSError as error:
         raise CorpusError(tr("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)) from None
 
 
-def _checked_lines(handle: BinaryIO, path: Path) -> Iterator[tuple[int, str]]:
+def _checked_lines(handle: BinaryIO, path: Path, documents: bool) -> Iterator[tuple[int, str]]:
     number = 0
-    while raw := handle.readline(MAX_LINE_BYTES + 1):
+    most = MAX_DOCUMENT_LINE_BYTES if documents else MAX_LINE_BYTES
+    while raw := handle.readline(most + 1):
         number += 1
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        if len(raw) > most and not raw.endswith(b"\n"):
+            if documents:
+                raise CorpusError(tr("{path}: line {line} is over {kib:,} KiB: one document a line (each is cut to "
+                                     "the model's positions)").format(path=path, line=number, kib=most // 1024))
             raise CorpusError(tr("{path}: line {line} is over {kib} KiB: one sentence a line").format(
-                path=path, line=number, kib=MAX_LINE_BYTES // 1024))
+                path=path, line=number, kib=most // 1024))
         if b"\0" in raw:
             raise CorpusError(tr("{path} is not a text file (line {line} holds a NUL byte)").format(
                 path=path, line=number))

@@ -24,6 +24,7 @@ import torch
 from torch import Tensor, nn
 
 IMPLEMENTATION = "attnviz"
+STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,17 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
     mask = None if attention_mask is None else attention_mask[..., : key.shape[-2]]  # (B, 1, Q, K) additive
     hidden = None if attention_mask is None else calls.hidden(attention_mask, key.shape[-2])
     calls.append(QueryKeyCall(module, query.detach(), key.detach(), scaling, hidden))
-    output = nn.functional.scaled_dot_product_attention(query, key, value, attn_mask=mask, scale=scaling,
-                                                        enable_gqa=key.shape[1] != query.shape[1])  # (B, H, Q, D)
+    # With a mask, scaled_dot_product_attention on the CPU makes the whole (B, H, Q, K) score matrix (8.6 GB for 32
+    # heads over 8,192 tokens): the output is computed a tile of query rows at a time, its scores ≤ STORED_TILE_VALUES.
+    rows = max(1, STORED_TILE_VALUES // max(1, query.shape[0] * query.shape[1] * key.shape[-2]))
+    tiles = []
+    for begin in range(0, query.shape[-2], rows):
+        tile = slice(begin, begin + rows)
+        tile_mask = None if mask is None else mask[..., tile, :] if mask.shape[-2] > 1 else mask
+        tiles.append(nn.functional.scaled_dot_product_attention(
+            query[..., tile, :], key, value, attn_mask=tile_mask, scale=scaling,
+            enable_gqa=key.shape[1] != query.shape[1]))  # (B, H, rows, D)
+    output = tiles[0] if len(tiles) == 1 else torch.cat(tiles, dim=-2)  # (B, H, Q, D)
     return output.transpose(1, 2).contiguous(), None
 
 

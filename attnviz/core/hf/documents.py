@@ -90,7 +90,7 @@ def read_documents(path: str | Path, loaded: Any, limit: int | None = None) -> D
     most = positions_of(loaded)
     ids: list[tuple[int, ...]] = []
     truncated = 0
-    for _number, line in data_lines(path):
+    for _number, line in data_lines(path, documents=True):
         if not line.strip():
             continue
         if limit is not None and len(ids) >= limit:
