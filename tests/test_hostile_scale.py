@@ -92,3 +92,10 @@ def test_the_cpu_allocator_s_failure_counts_as_out_of_memory() -> None:
     assert out_of_memory(RuntimeError("[enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: can't "
                                       "allocate memory: you tried to allocate 17179869184 bytes."))
     assert not out_of_memory(RuntimeError("shapes do not match"))
+
+
+def test_eval_says_why_it_left_lines_out(tiny_models, tmp_path: Path, capsys) -> None:
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes("caf\xe9\tcaf\xe9\n".encode("latin-1"))
+    code, _, err = run_cli(capsys, "eval", "--checkpoint", str(tiny_models["transformer"][0]), "--data", str(latin))
+    assert code == 2 and "no sentence pairs (lines left out: 1 not UTF-8)" in one_error_line(err)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from typing import Any
 
 from attnviz.commands.shared import (
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from attnviz.core.heads.corpus import CorpusError, check_data_file
     from attnviz.core.learning.bleu import corpus_bleu
     from attnviz.core.text import preprocess, source_words
-    from attnviz.training.data import group_references, read_pairs, training_split
+    from attnviz.training.data import describe_skipped, group_references, read_pairs, training_split
 
     try:  # (a folder, a device or a dangling link is called what it is, not "not found")
         check_data_file(args.data)
@@ -40,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(error)) from None
     tokens = batch_size_option(args.batch_size)
     loaded, device = translation_model(args)
+    skipped: Counter[str] = Counter()  # (why read_pairs left lines out: said, never silent)
     if args.heldout:
         options = loaded.training.get("options")
         if not isinstance(options, dict):
@@ -48,11 +50,14 @@ def run(args: argparse.Namespace) -> int:
         _, pairs = training_split(args.data, options.get("max_src_tokens"), options.get("max_tgt_tokens"),
                                   int(options.get("val_sources", 0)), int(options.get("seed", 0)))
     else:
-        pairs = read_pairs(args.data)
+        pairs = read_pairs(args.data, skipped=skipped)
     refs = group_references(pairs)
     if not refs:
         raise CliError((tr("{path}: no held-out sentence pairs (is it the file the model was trained on?)")
-                        if args.heldout else tr("{path}: no sentence pairs")).format(path=args.data))
+                        if args.heldout else tr("{path}: no sentence pairs")).format(path=args.data)
+                       + (tr(" (lines left out: {why})").format(why=describe_skipped(skipped)) if skipped else ""))
+    if skipped:
+        warn(tr("{path}: lines left out: {why}").format(path=args.data, why=describe_skipped(skipped)))
     sources = list(refs)
     max_len = loaded.config.max_src_len
     # each sentence as the model splits it (a subword model its own way); its output as text, preprocessed as

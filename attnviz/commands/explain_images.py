@@ -111,7 +111,7 @@ def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> 
     pairs = {(p.first, p.second): p for p in tally.pairs(magnitudes=False)}
     said = [f"τ({a}, {b}) {pairs[a, b].mean:.2f}" for a, b in (("attention", "ig"), ("rollout", "ig"),
                                                                  ("attention", "occlusion"), ("ig", "occlusion"))
-            if (a, b) in pairs]
+            if (a, b) in pairs and pairs[a, b].count]  # (none where no image's rows have an order: a uniform image)
     if said:
         print(tr("mean Kendall τ over the images: {pairs}").format(pairs=", ".join(said)))
     return 0

@@ -19,6 +19,11 @@
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/eval.py" line="58"/>
+        <source> (lines left out: {why})</source>
+        <translation>（略去的行：{why}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="326"/>
         <source> (masked)</source>
         <translation>（已屏蔽）</translation>
@@ -1561,7 +1566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="65"/>
+        <location filename="../../attnviz/commands/eval.py" line="70"/>
         <source>BLEU {bleu:.2f} on {count} source sentences</source>
         <translation>在 {count} 个源句子上的 BLEU 为 {bleu:.2f}</translation>
     </message>
@@ -4695,7 +4700,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>上一层(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="20"/>
+        <location filename="../../attnviz/commands/eval.py" line="21"/>
         <source>print the BLEU of a checkpoint on a TSV of pairs</source>
         <translation>输出检查点在 TSV 句对上的 BLEU</translation>
     </message>
@@ -5270,7 +5275,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="24"/>
+        <location filename="../../attnviz/commands/eval.py" line="25"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
@@ -7233,7 +7238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="22"/>
+        <location filename="../../attnviz/commands/eval.py" line="23"/>
         <source>TSV of english&lt;TAB&gt;french pairs</source>
         <translation>英语&lt;TAB&gt;法语 句对的 TSV 文件</translation>
     </message>
@@ -7755,7 +7760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="46"/>
+        <location filename="../../attnviz/commands/eval.py" line="48"/>
         <location filename="../../attnviz/commands/explain.py" line="84"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
@@ -8969,6 +8974,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/eval.py" line="60"/>
+        <source>{path}: lines left out: {why}</source>
+        <translation>{path}：略去的行：{why}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/files.py" line="161"/>
         <source>{path}: lists {count:,} shards; attnviz opens models of up to {most:,}</source>
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
@@ -9015,12 +9025,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出的 {shard!r} 不是此文件夹中的文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="54"/>
+        <location filename="../../attnviz/commands/eval.py" line="56"/>
         <source>{path}: no held-out sentence pairs (is it the file the model was trained on?)</source>
         <translation>{path}：没有留出的句对（它是训练该模型所用的文件吗？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/eval.py" line="55"/>
+        <location filename="../../attnviz/commands/eval.py" line="57"/>
         <source>{path}: no sentence pairs</source>
         <translation>{path}：没有句对</translation>
     </message>
