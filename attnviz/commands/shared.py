@@ -196,25 +196,25 @@ def input_batches(stream, most: int) -> Iterator[list[str]]:
 def stdin_lines() -> Iterator[str]:
     """stdin's lines as text, one at a time, none held past 64 KiB (CliError naming the line: ``< /dev/zero`` is
     refused after 64 KiB, not read into memory); bytes that are not UTF-8 become U+FFFD, with a warning."""
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # (a text stream without bytes beneath it: tests)
-        yield from (line.rstrip("\r\n") for line in sys.stdin)
-        return
-    number = 0
-    while raw := stream.readline(MAX_TEXT_BYTES + 2):
-        number += 1
-        line = raw[:-1] if raw.endswith(b"\n") else raw
-        if len(line) > MAX_TEXT_BYTES:
-            raise CliError(_line_too_long(number))
-        yield _decoded_line(line, number)
+    for number, line in _stdin_bytes():
+        yield line.rstrip("\r\n") if isinstance(line, str) else _decoded_line(line, number)
 
 
 def stdin_paths() -> Iterator[str]:
     """stdin's non-empty lines as file names, decoded as the file system decodes names (``os.fsdecode``): a name whose
     bytes are not UTF-8 still names its file. Lines over 64 KiB are refused as :func:`stdin_lines` refuses them."""
+    for _number, line in _stdin_bytes():
+        name = line.rstrip("\r\n") if isinstance(line, str) else os.fsdecode(line.rstrip(b"\r"))
+        if name.strip():
+            yield name
+
+
+def _stdin_bytes() -> Iterator[tuple[int, bytes | str]]:
+    """(number from 1, line without its end) of stdin, as bytes, none held past MAX_TEXT_BYTES (CliError); as text
+    where stdin has no bytes beneath it (tests)."""
     stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # (a text stream without bytes beneath it: tests)
-        yield from (line.rstrip("\r\n") for line in sys.stdin if line.strip())
+    if stream is None:
+        yield from enumerate(sys.stdin, start=1)
         return
     number = 0
     while raw := stream.readline(MAX_TEXT_BYTES + 2):
@@ -222,8 +222,7 @@ def stdin_paths() -> Iterator[str]:
         line = raw[:-1] if raw.endswith(b"\n") else raw
         if len(line) > MAX_TEXT_BYTES:
             raise CliError(_line_too_long(number))
-        if line.strip():
-            yield os.fsdecode(line.rstrip(b"\r"))
+        yield number, line
 
 
 def _line_too_long(number: int) -> str:
