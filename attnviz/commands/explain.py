@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -45,8 +46,9 @@ def add_parser(subparsers: Any) -> None:
     cmd = subparsers.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
                                             "rollout, flow, norms, gradients and occlusion, and measure their "
                                             "agreement"))
-    cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors), or an "
-                                                            "image model with a folder of images as --data"))
+    cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors), a "
+                                                            "Hugging Face decoder-only folder (GPT-2, Llama, Qwen2), "
+                                                            "or an image model with a folder of images as --data"))
     cmd.add_argument("--data", required=True, type=Path,
                      help=tr("English sentences, one a line, or a TSV of english<TAB>french pairs; for an image "
                              "model, a folder of images"))
@@ -278,6 +280,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         raise CliError(str(error)) from None
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
+        started = time.perf_counter()  # the work: decoding and explaining (not loading, not the figures)
         if speaker and launched_by_torchrun():
             print(tr("attnviz explain: {world} processes, {sentences:,} sentences").format(
                 world=reducer.world, sentences=len(sentences)), file=sys.stderr, flush=True)
@@ -298,6 +301,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
                 part.add(explanation)
             parts.append((index, part))
             progress(number, len(mine))
+        seconds = time.perf_counter() - started
         tally = CorpusTally()  # every process's parts, in the corpus's order: one process's tally, list for list
         for _, part in sorted((pair for gathered in reducer.gather(parts) for pair in gathered), key=lambda p: p[0]):
             tally.extend(part)
@@ -311,7 +315,8 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
              "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
-               "processes": reducer.world, "batch_tokens": size}
+               "processes": reducer.world, "batch_tokens": size,
+               "seconds": round(seconds, 1)}
     progress.unit = ""
     progress.stage(tr("drawing the figures"))
     written = write_with_figures(files, explain_figures(tally), args, formats, sidecar, progress)

@@ -346,7 +346,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="175"/>
+        <location filename="../../attnviz/commands/explain.py" line="233"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -371,7 +371,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="173"/>
+        <location filename="../../attnviz/commands/explain.py" line="231"/>
         <location filename="../../attnviz/commands/heads.py" line="96"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -615,7 +615,7 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="200"/>
+        <location filename="../../attnviz/figures/image.py" line="203"/>
         <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
@@ -743,7 +743,7 @@
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/main_window.py" line="187"/>
+        <location filename="../../attnviz/gui/main_window.py" line="189"/>
         <source>A model is training: attnviz restarts in the new language once you stop it or it ends, and you restart it.</source>
         <translation>模型正在训练：请在训练停止或结束后再重启 attnviz，以使用新的语言。</translation>
     </message>
@@ -914,9 +914,9 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="44"/>
-        <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
-        <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
+        <location filename="../../attnviz/commands/explain.py" line="49"/>
+        <source>an attnviz translation checkpoint (.safetensors), a Hugging Face decoder-only folder (GPT-2, Llama, Qwen2), or an image model with a folder of images as --data</source>
+        <translation>attnviz 的翻译模型检查点（.safetensors）、Hugging Face 仅解码器模型文件夹（GPT-2、Llama、Qwen2），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/encoder_only.py" line="141"/>
@@ -999,7 +999,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="26"/>
+        <location filename="../../attnviz/figures/image.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="509"/>
         <source>attention</source>
         <translation>注意力</translation>
@@ -1050,7 +1050,7 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="133"/>
+        <location filename="../../attnviz/figures/image.py" line="136"/>
         <source>Attention of {query} over {image}, every layer and head</source>
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
@@ -1152,7 +1152,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="225"/>
+        <location filename="../../attnviz/commands/explain.py" line="285"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1318,7 +1318,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="71"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1644,8 +1644,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="193"/>
-        <location filename="../../attnviz/figures/image.py" line="191"/>
+        <location filename="../../attnviz/figures/image.py" line="196"/>
+        <location filename="../../attnviz/figures/image.py" line="194"/>
         <source>Choose a second image model</source>
         <translation>选择第二个图像模型</translation>
     </message>
@@ -1823,7 +1823,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="945"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="947"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2169,7 +2169,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="255"/>
+        <location filename="../../attnviz/commands/explain.py" line="321"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>drawing the figures</source>
@@ -2201,7 +2201,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="240"/>
+        <location filename="../../attnviz/figures/image.py" line="243"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>each head</source>
         <translation>每个头</translation>
@@ -2280,7 +2280,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="47"/>
+        <location filename="../../attnviz/commands/explain.py" line="53"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2449,27 +2449,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="41"/>
+        <location filename="../../attnviz/commands/explain.py" line="46"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="50"/>
+        <location filename="../../attnviz/commands/explain.py" line="56"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="115"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="109"/>
         <source>explained the predicted class of {count} images; wrote {files} files to {out}</source>
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="263"/>
+        <location filename="../../attnviz/commands/explain.py" line="323"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="233"/>
+        <location filename="../../attnviz/commands/explain.py" line="295"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2538,7 +2538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="944"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -2605,7 +2605,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="68"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2652,7 +2652,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="49"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
         <location filename="../../attnviz/commands/export.py" line="60"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -2771,7 +2771,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="186"/>
-        <location filename="../../attnviz/figures/image.py" line="96"/>
+        <location filename="../../attnviz/figures/image.py" line="99"/>
         <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
@@ -2794,7 +2794,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="95"/>
+        <location filename="../../attnviz/figures/image.py" line="98"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
     </message>
@@ -2977,7 +2977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="53"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3195,7 +3195,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="657"/>
         <location filename="../../attnviz/figures/attention.py" line="185"/>
-        <location filename="../../attnviz/figures/image.py" line="229"/>
+        <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -3213,7 +3213,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/figures/image.py" line="127"/>
+        <location filename="../../attnviz/figures/image.py" line="130"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="410"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
@@ -3406,7 +3406,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="207"/>
+        <location filename="../../attnviz/commands/explain.py" line="266"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="175"/>
         <source>loading {checkpoint}</source>
@@ -3496,7 +3496,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="295"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3536,8 +3536,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="211"/>
-        <location filename="../../attnviz/figures/image.py" line="245"/>
+        <location filename="../../attnviz/figures/image.py" line="214"/>
+        <location filename="../../attnviz/figures/image.py" line="248"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
@@ -3573,7 +3573,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
-        <location filename="../../attnviz/figures/image.py" line="212"/>
+        <location filename="../../attnviz/figures/image.py" line="215"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
@@ -3588,7 +3588,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="122"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="116"/>
         <source>mean Kendall τ over the images: {pairs}</source>
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
@@ -3608,7 +3608,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="241"/>
+        <location filename="../../attnviz/figures/image.py" line="244"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
@@ -3824,7 +3824,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="181"/>
+        <location filename="../../attnviz/figures/image.py" line="184"/>
         <source>no classifier head</source>
         <translation>没有分类头</translation>
     </message>
@@ -4143,6 +4143,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain.py" line="177"/>
+        <source>one sentence's explanation runs {device} out of memory even one variant at a time: give shorter sentences or another --device</source>
+        <translation>即使每次只算一个变体，解释一个句子也会使 {device} 内存不足：请给出更短的句子或换一个 --device</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/translate.py" line="29"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
@@ -4193,7 +4198,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="191"/>
+        <location filename="../../attnviz/figures/image.py" line="194"/>
         <source>Open an image</source>
         <translation>打开一张图像</translation>
     </message>
@@ -4274,6 +4279,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{device} 内存不足：此后每批最多 {rows} 个句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain.py" line="184"/>
         <location filename="../../attnviz/core/hf/documents.py" line="225"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
@@ -4411,7 +4417,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="104"/>
+        <location filename="../../attnviz/figures/image.py" line="107"/>
         <source>patch columns</source>
         <translation>图块列</translation>
     </message>
@@ -4421,7 +4427,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="104"/>
+        <location filename="../../attnviz/figures/image.py" line="107"/>
         <source>patch rows</source>
         <translation>图块行</translation>
     </message>
@@ -4513,7 +4519,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="60"/>
+        <location filename="../../attnviz/commands/explain.py" line="70"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
         <source>PNG scale factor (default 2)</source>
@@ -4537,7 +4543,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="167"/>
+        <location filename="../../attnviz/figures/image.py" line="170"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
@@ -4911,7 +4917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="204"/>
+        <location filename="../../attnviz/commands/explain.py" line="263"/>
         <location filename="../../attnviz/commands/heads.py" line="158"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
@@ -4972,7 +4978,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="63"/>
+        <location filename="../../attnviz/commands/explain.py" line="73"/>
         <location filename="../../attnviz/commands/export.py" line="68"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -5046,12 +5052,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="26"/>
+        <location filename="../../attnviz/figures/image.py" line="29"/>
         <source>rollout (+ 0.5·I for the residual)</source>
         <translation>注意力展开（加 0.5·I 代表残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="27"/>
+        <location filename="../../attnviz/figures/image.py" line="30"/>
         <source>rollout (no residual)</source>
         <translation>注意力展开（不加残差）</translation>
     </message>
@@ -5313,7 +5319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="232"/>
+        <location filename="../../attnviz/commands/explain.py" line="294"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5349,17 +5355,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置 {key} = {value!r} 无法使用；改用 {default!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="103"/>
+        <location filename="../../attnviz/gui/settings.py" line="112"/>
         <source>setting {key} is not a list; ignored</source>
         <translation>设置 {key} 不是列表；已忽略</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="218"/>
+        <location filename="../../attnviz/gui/settings.py" line="227"/>
         <source>setting {key} is not a saved window layout; using the default layout</source>
         <translation>设置 {key} 不是保存的窗口布局；改用默认布局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="243"/>
+        <location filename="../../attnviz/gui/settings.py" line="252"/>
         <source>Settings cannot be saved to {path} (the folder is not writable); they last until you quit.</source>
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
@@ -5374,7 +5380,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="213"/>
+        <location filename="../../attnviz/figures/image.py" line="216"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
@@ -5415,7 +5421,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="214"/>
+        <location filename="../../attnviz/figures/image.py" line="217"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
@@ -5475,7 +5481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="950"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="952"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -5642,7 +5648,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="242"/>
+        <location filename="../../attnviz/figures/image.py" line="245"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
@@ -6380,7 +6386,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="157"/>
+        <location filename="../../attnviz/figures/image.py" line="160"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -6536,12 +6542,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="241"/>
+        <location filename="../../attnviz/gui/settings.py" line="250"/>
         <source>The settings file {path} is damaged (not a valid settings file) and could not be rewritten; your settings last until you quit.</source>
         <translation>设置文件 {path} 已损坏（不是有效的设置文件），且无法重写；你的设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/settings.py" line="238"/>
+        <location filename="../../attnviz/gui/settings.py" line="247"/>
         <source>The settings file {path} was damaged (not a valid settings file): what could not be read was dropped, and the file has been rewritten with your current settings.</source>
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
@@ -6804,7 +6810,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="49"/>
+        <location filename="../../attnviz/figures/image.py" line="52"/>
         <source>this input is not an image</source>
         <translation>此输入不是图像</translation>
     </message>
@@ -6910,7 +6916,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="180"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
+        <source>tokens per forward pass of the gradient and occlusion methods (their variants in batches; default {tokens}), halved when the device runs out of memory; the numbers do not depend on it</source>
+        <translation>梯度方法和遮挡方法每次前向传播的词元数（各变体分批计算；默认 {tokens}），设备内存不足时减半；结果与此无关</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="183"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
@@ -7269,7 +7280,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="56"/>
+        <location filename="../../attnviz/commands/explain.py" line="66"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7648,7 +7659,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="210"/>
+        <location filename="../../attnviz/commands/explain.py" line="269"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
@@ -7674,13 +7685,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="213"/>
-        <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
-        <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
+        <location filename="../../attnviz/commands/explain.py" line="272"/>
+        <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT) and Hugging Face decoder-only folders, not a {kind} model</source>
+        <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT）和 Hugging Face 仅解码器模型文件夹，不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="46"/>
-        <location filename="../../attnviz/commands/explain.py" line="82"/>
+        <location filename="../../attnviz/commands/explain.py" line="92"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7775,9 +7786,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="260"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <location filename="../../attnviz/commands/export.py" line="389"/>
+        <location filename="../../attnviz/commands/shared.py" line="296"/>
+        <location filename="../../attnviz/commands/shared.py" line="311"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -7845,7 +7856,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="98"/>
+        <location filename="../../attnviz/figures/image.py" line="101"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
@@ -8040,7 +8051,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="244"/>
+        <location filename="../../attnviz/figures/image.py" line="247"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
@@ -8070,12 +8081,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="182"/>
+        <location filename="../../attnviz/figures/image.py" line="185"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="230"/>
+        <location filename="../../attnviz/figures/image.py" line="233"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
@@ -8928,7 +8939,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="104"/>
+        <location filename="../../attnviz/commands/explain.py" line="114"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -8985,7 +8996,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="246"/>
+        <location filename="../../attnviz/commands/explain.py" line="311"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -9180,7 +9191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="297"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
