@@ -300,7 +300,7 @@ def explain_bench(args: argparse.Namespace) -> int:
             wall, work, peak = (statistics.median(column) for column in zip(*rows, strict=True))
             what = (f"attnviz explain --batch-size {args.batch_size} (ten methods)" if name == "attnviz" else
                     "transformers + Captum loop: attention, IntegratedGradients, Occlusion, one sentence at a time")
-            print(f"| {what} | {wall:.1f} | {work:.1f} | {count / work:.2f} | {peak:.0f} |")
+            print(f"| {what} | {wall:.1f} | {work:.1f} | {count / work:.3g} | {peak:.0f} |")
         print(f"largest difference, the loop against attnviz's core on {checked} tokens: attention, ig and occlusion "
               f"rows {worst_rows:.1e}, their τ per token {worst_tau:.1e}; the loop's τ means against agreement.csv "
               f"(4 decimals) {worst_mean:.1e}")

@@ -20,8 +20,8 @@ from attnviz.core.decoding.beam_search import translate
 from attnviz.core.explain import attribution
 from attnviz.core.explain.causal import explain_continuation
 from attnviz.core.text import source_words
-from tests.hf_folders import make_folder
 from tests.helpers import run_cli
+from tests.hf_folders import make_folder
 
 SENTENCES = ["the house is big .", "i am at home .", "he was there .", "the houses are big ."]
 

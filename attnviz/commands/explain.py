@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -115,7 +116,7 @@ def sentences_to_explain(args: argparse.Namespace, loaded: Any) -> list[str]:
     return sentences[: args.limit] if args.limit is not None else sentences
 
 
-Explains = Callable[[int], list[Any]]  # a sentence's explanation: batch tokens -> every decoded token's Explanation
+Explains = Callable[..., list[Any]]  # a sentence's explanation: (batch_tokens=N) -> every decoded token's Explanation
 Steps = Iterator[Explains]
 
 
@@ -125,7 +126,6 @@ def _decoded_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int
     its final <eos> included (unless it stopped at the length limit); a Hugging Face decoder-only model's continuation
     explained at once (:func:`attnviz.core.explain.causal.explain_continuation`: one recorded pass a sentence)."""
     from attnviz.core.decoding.beam_search import translate
-    from attnviz.core.explain import explain_step
     from attnviz.core.explain.causal import explain_continuation
     from attnviz.core.text import source_words
 
@@ -139,26 +139,37 @@ def _decoded_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int
         tokens = [*output, end] if ended and split.words else output if split.words else []
         if continues:
             ids = list(split.ids) if split.ids is not None else loaded.src_vocab.ids(list(split.words))
-            yield (lambda size, ids=ids, split=split, tokens=tokens: explain_continuation(
-                loaded, ids, split.words, tokens, device, ig_steps=ig_steps, batch_tokens=size))
+            yield partial(explain_continuation, loaded, ids, split.words, tokens, device, ig_steps=ig_steps)
         else:
-            yield (lambda size, split=split, output=output, tokens=tokens: [
-                explain_step(loaded, split.words, output[:t], device=device, ig_steps=ig_steps, every_layer=True,
-                             token=token, batch_tokens=size) for t, token in enumerate(tokens)])
+            yield partial(_each_step, loaded, split.words, output, tokens, device, ig_steps)
+
+
+def _each_step(loaded: Any, source: tuple[str, ...], output: list[str], tokens: list[str], device: Any,
+               ig_steps: int, batch_tokens: int) -> list[Any]:
+    """Every token of one translation explained (:func:`attnviz.core.explain.explain_step`), in order."""
+    from attnviz.core.explain import explain_step
+
+    return [explain_step(loaded, source, output[:t], device=device, ig_steps=ig_steps, every_layer=True, token=token,
+                         batch_tokens=batch_tokens) for t, token in enumerate(tokens)]
 
 
 def _masked_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int) -> Steps:
     """An encoder-only model: each word of each sentence masked in turn, its fill explained."""
-    from attnviz.core.decoding.fill_mask import CLS, MASK, SEP
-    from attnviz.core.explain import explain_mask
+    from attnviz.core.decoding.fill_mask import CLS, SEP
     from attnviz.core.text import preprocess, tokenize
 
     for sentence in sentences:
         words = tokenize(preprocess(sentence))[: loaded.config.max_len - 2]
-        tokens = [CLS, *words, SEP]
-        yield (lambda size, tokens=tokens, words=words: [
-            explain_mask(loaded, [*tokens[:i], MASK, *tokens[i + 1:]], i, device=device, ig_steps=ig_steps,
-                         every_layer=True, batch_tokens=size) for i in range(1, len(words) + 1)])
+        yield partial(_each_mask, loaded, [CLS, *words, SEP], device, ig_steps)
+
+
+def _each_mask(loaded: Any, tokens: list[str], device: Any, ig_steps: int, batch_tokens: int) -> list[Any]:
+    """Every word of one sentence (``[CLS] … [SEP]``) masked in turn, its fill explained, in order."""
+    from attnviz.core.decoding.fill_mask import MASK
+    from attnviz.core.explain import explain_mask
+
+    return [explain_mask(loaded, [*tokens[:i], MASK, *tokens[i + 1:]], i, device=device, ig_steps=ig_steps,
+                         every_layer=True, batch_tokens=batch_tokens) for i in range(1, len(tokens) - 1)]
 
 
 def explained_halving(explain: Explains, size: int, device: Any, notice: Callable[[str], object]
@@ -169,7 +180,7 @@ def explained_halving(explain: Explains, size: int, device: Any, notice: Callabl
 
     while True:
         try:
-            return explain(size), size
+            return explain(batch_tokens=size), size
         except (RuntimeError, MemoryError) as error:
             if not out_of_memory(error):
                 raise

@@ -93,7 +93,7 @@ class ContinuationLogProb:
 
     def __init__(self, hf: nn.Module, answer: Tensor, token: int):
         self.hf, self.answer, self.token = hf, answer, token
-        self.embedding = hf.get_input_embeddings()
+        self.embedding: nn.Module = hf.get_input_embeddings()  # type: ignore[operator]
 
     def __call__(self, prompts: Tensor) -> Tensor:
         return self.log_probs(prompts)[:, self.token]
