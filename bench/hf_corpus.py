@@ -27,6 +27,7 @@ import argparse
 import csv
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -182,10 +183,16 @@ def make_folder(model: str, folder: Path, lines: list[str], new_tokens: int | No
 def run(command: list[str], threads: int) -> float:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": str(threads)}
     started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=CAP_S)
     if done.returncode != 0:
         raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr[-3000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_SECONDS.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     return time.perf_counter() - started
+
+
+CPU_SECONDS: list[float] = []  # each run()'s process: user + system CPU seconds (the whole process)
 
 
 def main() -> int:
@@ -272,6 +279,7 @@ def explain_bench(args: argparse.Namespace) -> int:
         wrapper = tmp / "attnviz_rss.py"
         wrapper.write_text(ATTNVIZ, encoding="utf-8")
         results: dict[str, list[tuple[float, float, float]]] = {"attnviz": [], "loop": []}
+        cpu: dict[str, list[float]] = {"attnviz": [], "loop": []}
         worst_mean = 0.0
         for repeat in range(repeats):
             out, rss = tmp / f"explained{repeat}", tmp / f"explain_rss{repeat}"
@@ -280,11 +288,13 @@ def explain_bench(args: argparse.Namespace) -> int:
                         "--ig-steps", str(steps), "--batch-size", str(args.batch_size)], args.threads)
             sidecar = json.loads((out / "attnviz-export.json").read_text())
             results["attnviz"].append((wall, float(sidecar["seconds"]), float(rss.read_text())))
+            cpu["attnviz"].append(CPU_SECONDS[-1])
             numbers = tmp / f"explain_loop{repeat}.json"
             wall = run([sys.executable, str(loop), str(folder), str(data), str(args.threads), str(numbers),
                         str(steps)], args.threads)
             plain = json.loads(numbers.read_text())
             results["loop"].append((wall, plain["seconds"], plain["peak_mb"]))
+            cpu["loop"].append(CPU_SECONDS[-1])
             with open(out / "agreement.csv", encoding="utf-8") as handle:
                 means = {(r["method_a"], r["method_b"]): float(r["tau_mean"]) for r in csv.DictReader(handle)}
             for pair, mean in plain["tau_means"].items():
@@ -295,14 +305,16 @@ def explain_bench(args: argparse.Namespace) -> int:
         print(f"{label}: {millions:.1f} M parameters, {count} sentences, {sidecar['tokens']} explained tokens "
               f"({new} new tokens a sentence), integrated gradients {steps} steps, {args.threads} threads, "
               f"{repeats} repeats (medians)")
-        print("| command | whole process, s | work, s | sentences/s (work) | peak RSS, MB |")
-        print("| --- | --- | --- | --- | --- |")
+        print("| command | whole process, s | work, s | sentences/s (work) | peak RSS, MB | CPU, s (whole process) |")
+        print("| --- | --- | --- | --- | --- | --- |")
         for name, rows in results.items():
             wall, work, peak = (statistics.median(column) for column in zip(*rows, strict=True))
             what = (f"attnviz explain --batch-size {args.batch_size} (ten methods)" if name == "attnviz" else
                     "transformers + Captum loop: attention, IntegratedGradients, Occlusion, one sentence at a time")
             rate = f"{count / work:.3g}" if work > 0 else "under 0.1 s of work"  # (attnviz's seconds: 0.1 s steps)
-            print(f"| {what} | {wall:.1f} | {work:.1f} | {rate} | {peak:.0f} |")
+            print(f"| {what} | {wall:.1f} | {work:.1f} | {rate} | {peak:.0f} | {statistics.median(cpu[name]):.1f} |")
+        print("work per repeat, s (A B A B …): " + ", ".join(
+            f"{a[1]:.1f} / {b[1]:.1f}" for a, b in zip(results["attnviz"], results["loop"], strict=True)))
         print(f"largest difference, the loop against attnviz's core on {checked} tokens: attention, ig and occlusion "
               f"rows {worst_rows:.1e}, their τ per token {worst_tau:.1e}; the loop's τ means against agreement.csv "
               f"(4 decimals) {worst_mean:.1e}")

@@ -179,3 +179,9 @@ def test_a_sentence_that_never_fits_and_another_error_are_one_line(folders, data
     code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "broken")
     assert code != 0 and "shapes do not match" in err and "out of memory" not in err
     assert not (tmp_path / "broken").exists()
+
+
+def test_a_nonsense_batch_size_is_refused_before_the_model_loads(folders, data, tmp_path, capsys) -> None:
+    code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "zero", "--batch-size", "0")
+    assert code == 2 and "--batch-size must be from 1 to 10,000,000 tokens, got 0" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "zero").exists()
