@@ -278,8 +278,8 @@ def explain_bench(args: argparse.Namespace) -> int:
         loop.write_text(LOOP_EXPLAIN, encoding="utf-8")
         wrapper = tmp / "attnviz_rss.py"
         wrapper.write_text(ATTNVIZ, encoding="utf-8")
-        results: dict[str, list[tuple[float, float, float]]] = {"attnviz": [], "loop": []}
-        cpu: dict[str, list[float]] = {"attnviz": [], "loop": []}
+        results: dict[str, list[tuple[float, float, float]]] = {"attnviz": [], "three": [], "loop": []}
+        cpu: dict[str, list[float]] = {"attnviz": [], "three": [], "loop": []}
         worst_mean = 0.0
         for repeat in range(repeats):
             out, rss = tmp / f"explained{repeat}", tmp / f"explain_rss{repeat}"
@@ -289,6 +289,14 @@ def explain_bench(args: argparse.Namespace) -> int:
             sidecar = json.loads((out / "attnviz-export.json").read_text())
             results["attnviz"].append((wall, float(sidecar["seconds"]), float(rss.read_text())))
             cpu["attnviz"].append(CPU_SECONDS[-1])
+            three = tmp / f"explained_three{repeat}"
+            wall = run([sys.executable, str(wrapper), str(rss), "explain", "--checkpoint", str(folder), "--data",
+                        str(data), "--out", str(three), "--format", "csv", "--threads", str(args.threads),
+                        "--ig-steps", str(steps), "--batch-size", str(args.batch_size), "--methods",
+                        "attention,ig,occlusion"], args.threads)
+            seconds = float(json.loads((three / "attnviz-export.json").read_text())["seconds"])
+            results["three"].append((wall, seconds, float(rss.read_text())))
+            cpu["three"].append(CPU_SECONDS[-1])
             numbers = tmp / f"explain_loop{repeat}.json"
             wall = run([sys.executable, str(loop), str(folder), str(data), str(args.threads), str(numbers),
                         str(steps)], args.threads)
@@ -309,12 +317,15 @@ def explain_bench(args: argparse.Namespace) -> int:
         print("| --- | --- | --- | --- | --- | --- |")
         for name, rows in results.items():
             wall, work, peak = (statistics.median(column) for column in zip(*rows, strict=True))
-            what = (f"attnviz explain --batch-size {args.batch_size} (ten methods)" if name == "attnviz" else
-                    "transformers + Captum loop: attention, IntegratedGradients, Occlusion, one sentence at a time")
+            what = {"attnviz": f"attnviz explain --batch-size {args.batch_size} (ten methods)",
+                    "three": f"attnviz explain --batch-size {args.batch_size} --methods attention,ig,occlusion",
+                    "loop": "transformers + Captum loop: attention, IntegratedGradients, Occlusion, one sentence at a "
+                            "time"}[name]
             rate = f"{count / work:.3g}" if work > 0 else "under 0.1 s of work"  # (attnviz's seconds: 0.1 s steps)
             print(f"| {what} | {wall:.1f} | {work:.1f} | {rate} | {peak:.0f} | {statistics.median(cpu[name]):.1f} |")
-        print("work per repeat, s (A B A B …): " + ", ".join(
-            f"{a[1]:.1f} / {b[1]:.1f}" for a, b in zip(results["attnviz"], results["loop"], strict=True)))
+        print("work per repeat, s (ten methods / three / loop): " + ", ".join(
+            f"{a[1]:.1f} / {b[1]:.1f} / {c[1]:.1f}"
+            for a, b, c in zip(results["attnviz"], results["three"], results["loop"], strict=True)))
         print(f"largest difference, the loop against attnviz's core on {checked} tokens: attention, ig and occlusion "
               f"rows {worst_rows:.1e}, their τ per token {worst_tau:.1e}; the loop's τ means against agreement.csv "
               f"(4 decimals) {worst_mean:.1e}")

@@ -185,3 +185,19 @@ def test_a_nonsense_batch_size_is_refused_before_the_model_loads(folders, data, 
     code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "zero", "--batch-size", "0")
     assert code == 2 and "--batch-size must be from 1 to 10,000,000 tokens, got 0" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "zero").exists()
+
+
+def test_methods_asked_give_their_rows_of_the_whole_run_and_unknown_ones_are_refused(folders, data, tmp_path,
+                                                                                     capsys) -> None:
+    code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "all")
+    assert code == 0, err
+    code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "three", "--methods", "occlusion,attention,ig")
+    assert code == 0, err
+    every = {(r[0], r[1]): r for r in _numbers(tmp_path / "all")["agreement.csv"][1:]}
+    three = _numbers(tmp_path / "three")["agreement.csv"]
+    assert {(r[0], r[1]) for r in three[1:]} == {("attention", "ig"), ("attention", "occlusion"), ("ig", "occlusion"),
+                                                  ("attention", "|ig|"), ("attention", "|occlusion|")}
+    same_pairs = [three[0]] + [every[r[0], r[1]] for r in three[1:]]  # (the whole run's rows of those pairs)
+    _assert_same_numbers({"agreement.csv": three}, {"agreement.csv": same_pairs})
+    code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "bad", "--methods", "attention,shap")
+    assert code == 2 and "--methods: unknown shap" in err and not (tmp_path / "bad").exists()

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: Any) -> None:
     """The ``explain`` command's options."""
-    from attnviz.core.explain import DEFAULT_IG_STEPS, MAX_IG_STEPS
+    from attnviz.core.explain import DEFAULT_IG_STEPS, MAX_IG_STEPS, METHODS
     from attnviz.core.hf.documents import DEFAULT_BATCH_TOKENS
 
     cmd = subparsers.add_parser("explain", help=tr("explain every greedily decoded token of a corpus by attention, "
@@ -63,6 +63,9 @@ def add_parser(subparsers: Any) -> None:
                      help=tr("tokens per forward pass of the gradient and occlusion methods (their variants in "
                              "batches; default {tokens}), halved when the device runs out of memory; the numbers do "
                              "not depend on it").format(tokens=DEFAULT_BATCH_TOKENS))
+    cmd.add_argument("--methods", default="all", metavar="LIST",
+                     help=tr("the methods to compute, comma-separated, from {methods} (default all)").format(
+                         methods=", ".join(METHODS)))
     cmd.add_argument("--heldout", action="store_true",
                      help=tr("use only the validation split that training held out of --data (a TSV; rebuilt from "
                              "the options stored in the checkpoint)"))
@@ -121,7 +124,7 @@ Steps = Iterator[Explains]
 
 
 def _decoded_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int, batch_tokens: int,
-                   notice: Callable[[str], object]) -> Steps:
+                   notice: Callable[[str], object], methods: tuple[str, ...]) -> Steps:
     """A translation model: each sentence decoded greedily (all at once, batched), then every token it wrote,
     its final <eos> included (unless it stopped at the length limit); a Hugging Face decoder-only model's continuation
     explained at once (:func:`attnviz.core.explain.causal.explain_continuation`: one recorded pass a sentence)."""
@@ -139,37 +142,39 @@ def _decoded_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int
         tokens = [*output, end] if ended and split.words else output if split.words else []
         if continues:
             ids = list(split.ids) if split.ids is not None else loaded.src_vocab.ids(list(split.words))
-            yield partial(explain_continuation, loaded, ids, split.words, tokens, device, ig_steps=ig_steps)
+            yield partial(explain_continuation, loaded, ids, split.words, tokens, device, methods, ig_steps=ig_steps)
         else:
-            yield partial(_each_step, loaded, split.words, output, tokens, device, ig_steps)
+            yield partial(_each_step, loaded, split.words, output, tokens, device, ig_steps, methods)
 
 
 def _each_step(loaded: Any, source: tuple[str, ...], output: list[str], tokens: list[str], device: Any,
-               ig_steps: int, batch_tokens: int) -> list[Any]:
+               ig_steps: int, methods: tuple[str, ...], batch_tokens: int) -> list[Any]:
     """Every token of one translation explained (:func:`attnviz.core.explain.explain_step`), in order."""
     from attnviz.core.explain import explain_step
 
-    return [explain_step(loaded, source, output[:t], device=device, ig_steps=ig_steps, every_layer=True, token=token,
-                         batch_tokens=batch_tokens) for t, token in enumerate(tokens)]
+    return [explain_step(loaded, source, output[:t], device=device, methods=methods, ig_steps=ig_steps,
+                         every_layer=True, token=token, batch_tokens=batch_tokens) for t, token in enumerate(tokens)]
 
 
-def _masked_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int) -> Steps:
+def _masked_steps(loaded: Any, sentences: list[str], device: Any, ig_steps: int, methods: tuple[str, ...]) -> Steps:
     """An encoder-only model: each word of each sentence masked in turn, its fill explained."""
     from attnviz.core.decoding.fill_mask import CLS, SEP
     from attnviz.core.text import preprocess, tokenize
 
     for sentence in sentences:
         words = tokenize(preprocess(sentence))[: loaded.config.max_len - 2]
-        yield partial(_each_mask, loaded, [CLS, *words, SEP], device, ig_steps)
+        yield partial(_each_mask, loaded, [CLS, *words, SEP], device, ig_steps, methods)
 
 
-def _each_mask(loaded: Any, tokens: list[str], device: Any, ig_steps: int, batch_tokens: int) -> list[Any]:
+def _each_mask(loaded: Any, tokens: list[str], device: Any, ig_steps: int, methods: tuple[str, ...],
+               batch_tokens: int) -> list[Any]:
     """Every word of one sentence (``[CLS] … [SEP]``) masked in turn, its fill explained, in order."""
     from attnviz.core.decoding.fill_mask import MASK
     from attnviz.core.explain import explain_mask
 
-    return [explain_mask(loaded, [*tokens[:i], MASK, *tokens[i + 1:]], i, device=device, ig_steps=ig_steps,
-                         every_layer=True, batch_tokens=batch_tokens) for i in range(1, len(tokens) - 1)]
+    return [explain_mask(loaded, [*tokens[:i], MASK, *tokens[i + 1:]], i, device=device, methods=methods,
+                         ig_steps=ig_steps, every_layer=True, batch_tokens=batch_tokens)
+            for i in range(1, len(tokens) - 1)]
 
 
 def explained_halving(explain: Explains, size: int, device: Any, notice: Callable[[str], object]
@@ -230,6 +235,20 @@ def _continues_prompts(loaded: Any) -> bool:
     return reads_documents(loaded) and not is_encoder(loaded)
 
 
+def methods_option(value: str) -> tuple[str, ...]:
+    """--methods checked: "all", or names from METHODS (CliError naming the unknown ones); in METHODS' order."""
+    from attnviz.core.explain import METHODS
+
+    if value.strip() == "all":
+        return METHODS
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in names if name not in METHODS]
+    if unknown or not names:
+        raise CliError(tr("--methods: unknown {names}; choose from {methods}").format(
+            names=", ".join(unknown) or "''", methods=", ".join(METHODS)))
+    return tuple(m for m in METHODS if m in names)
+
+
 def _quiet(_message: str) -> None:
     """Another process than rank 0 says nothing."""
 
@@ -244,6 +263,7 @@ def checked_options(args: argparse.Namespace) -> list[str]:
         raise CliError(tr("--ig-steps must be from 1 to {most}, got {steps}").format(most=MAX_IG_STEPS,
                                                                                   steps=args.ig_steps))
     batch_size_option(args.batch_size)
+    args.method_names = methods_option(getattr(args, "methods", "all"))
     formats = [f for f in formats_option(args.format) if f != "npy"]
     check_scale_option(args.scale)
     check_out_option(args.out)
@@ -299,8 +319,9 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         notice = warn if speaker else _quiet
         mine = sorted(mine, key=lambda i: (len(sentences[i].split()), i))  # by length (put back in order below)
         share = [sentences[i] for i in mine]
-        steps = _masked_steps(loaded, share, device, args.ig_steps) if loaded.offers(Capability.MASKS) else \
-            _decoded_steps(loaded, share, device, args.ig_steps, args.batch_size, notice)
+        methods = args.method_names
+        steps = _masked_steps(loaded, share, device, args.ig_steps, methods) if loaded.offers(Capability.MASKS) \
+            else _decoded_steps(loaded, share, device, args.ig_steps, args.batch_size, notice, methods)
         parts: list[tuple[int, CorpusTally]] = []  # (sentence index, its tally): put back in order below
         progress.unit = tr("sentences")
         progress.stage(tr("explaining"))
@@ -326,7 +347,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
              "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
-               "processes": reducer.world, "batch_tokens": size,
+               "processes": reducer.world, "batch_tokens": size, "methods": list(args.method_names),
                "seconds": round(seconds, 1)}
     progress.unit = ""
     progress.stage(tr("drawing the figures"))

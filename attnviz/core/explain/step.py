@@ -206,7 +206,8 @@ def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: 
                                                                         problem.pad_id, ig_steps,
                                                                         problem.rows(batch_tokens))
     if OCCLUSION in methods or LEAVE_ONE_OUT in methods or LEAVE_ONE_OUT_TVD in methods:
-        unk, removed, tvd = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable,
+        removing = LEAVE_ONE_OUT in methods or LEAVE_ONE_OUT_TVD in methods  # (else no removed rows to run)
+        unk, removed, tvd = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable and removing,
                                       problem.rows(batch_tokens))
         if OCCLUSION in methods:
             rows[OCCLUSION] = unk
