@@ -296,7 +296,7 @@
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="259"/>
+        <location filename="../../attnviz/commands/shared.py" line="258"/>
         <source>--data {data} is one image: give a text file of sentences, or for an image model a folder of images</source>
         <translation>--data {data} 是单张图像：请给出句子的文本文件，或对图像模型给出一个图像文件夹</translation>
     </message>
@@ -351,7 +351,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="178"/>
+        <location filename="../../attnviz/commands/explain.py" line="265"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -386,7 +386,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="176"/>
+        <location filename="../../attnviz/commands/explain.py" line="263"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -405,6 +405,11 @@
         <location filename="../../attnviz/commands/shared.py" line="144"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/explain.py" line="249"/>
+        <source>--methods: unknown {names}; choose from {methods}</source>
+        <translation>--methods：未知的方法 {names}；可选 {methods}</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="85"/>
@@ -959,9 +964,9 @@
         <translation>attnviz 的 Transformer 检查点（默认：内置的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="46"/>
-        <source>an attnviz translation checkpoint (.safetensors), or an image model with a folder of images as --data</source>
-        <translation>attnviz 的翻译模型检查点（.safetensors），或一个图像模型（此时 --data 为图像文件夹）</translation>
+        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <source>an attnviz translation checkpoint (.safetensors), a Hugging Face decoder-only folder (GPT-2, Llama, Qwen2), or an image model with a folder of images as --data</source>
+        <translation>attnviz 的翻译模型检查点（.safetensors）、Hugging Face 仅解码器模型文件夹（GPT-2、Llama、Qwen2），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/encoder_only.py" line="141"/>
@@ -1197,7 +1202,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="228"/>
+        <location filename="../../attnviz/commands/explain.py" line="318"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1368,7 +1373,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="63"/>
+        <location filename="../../attnviz/commands/explain.py" line="76"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -2219,7 +2224,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="258"/>
+        <location filename="../../attnviz/commands/explain.py" line="355"/>
         <location filename="../../attnviz/commands/explain_images.py" line="107"/>
         <location filename="../../attnviz/commands/heads.py" line="245"/>
         <source>drawing the figures</source>
@@ -2335,7 +2340,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="49"/>
+        <location filename="../../attnviz/commands/explain.py" line="55"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2504,12 +2509,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="43"/>
+        <location filename="../../attnviz/commands/explain.py" line="48"/>
         <source>explain every greedily decoded token of a corpus by attention, rollout, flow, norms, gradients and occlusion, and measure their agreement</source>
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="52"/>
+        <location filename="../../attnviz/commands/explain.py" line="58"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
@@ -2519,12 +2524,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="260"/>
+        <location filename="../../attnviz/commands/explain.py" line="357"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="236"/>
+        <location filename="../../attnviz/commands/explain.py" line="329"/>
         <location filename="../../attnviz/commands/explain_images.py" line="90"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2660,7 +2665,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="60"/>
+        <location filename="../../attnviz/commands/explain.py" line="73"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2707,7 +2712,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="51"/>
+        <location filename="../../attnviz/commands/explain.py" line="57"/>
         <location filename="../../attnviz/commands/export.py" line="62"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -3032,7 +3037,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="55"/>
+        <location filename="../../attnviz/commands/explain.py" line="61"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3426,7 +3431,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 行：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="241"/>
+        <location filename="../../attnviz/commands/shared.py" line="240"/>
         <source>line {number}: bytes that are not UTF-8 were replaced by U+FFFD</source>
         <translation>第 {number} 行：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
@@ -3461,7 +3466,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="210"/>
+        <location filename="../../attnviz/commands/explain.py" line="299"/>
         <location filename="../../attnviz/commands/explain_images.py" line="81"/>
         <location filename="../../attnviz/commands/heads.py" line="180"/>
         <source>loading {checkpoint}</source>
@@ -4208,6 +4213,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain.py" line="194"/>
+        <source>one sentence's explanation runs {device} out of memory even one variant at a time: give shorter sentences or another --device</source>
+        <translation>即使每次只算一个变体，解释一个句子也会使 {device} 内存不足：请给出更短的句子或换一个 --device</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/translate.py" line="29"/>
         <source>one sentence; without it, read stdin</source>
         <translation>一个句子；不给出时读取标准输入</translation>
@@ -4339,6 +4349,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{device} 内存不足：此后每批最多 {rows} 个句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain.py" line="201"/>
         <location filename="../../attnviz/core/hf/documents.py" line="219"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
@@ -4578,7 +4589,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="62"/>
+        <location filename="../../attnviz/commands/explain.py" line="75"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="75"/>
         <source>PNG scale factor (default 2)</source>
@@ -4976,7 +4987,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="207"/>
+        <location filename="../../attnviz/commands/explain.py" line="296"/>
         <location filename="../../attnviz/commands/heads.py" line="162"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
@@ -5037,7 +5048,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="65"/>
+        <location filename="../../attnviz/commands/explain.py" line="78"/>
         <location filename="../../attnviz/commands/export.py" line="70"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -5378,7 +5389,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="235"/>
+        <location filename="../../attnviz/commands/explain.py" line="328"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5744,7 +5755,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在语料上统计每个注意力头、计算其重要性并剪枝（也可在 torchrun 下运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="230"/>
+        <location filename="../../attnviz/commands/shared.py" line="229"/>
         <source>stdin: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>标准输入：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -6338,6 +6349,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="109"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/explain.py" line="68"/>
+        <source>the methods to compute, comma-separated, from {methods} (default all)</source>
+        <translation>要计算的方法，以逗号分隔，可选 {methods}（默认全部）</translation>
     </message>
     <message>
         <location filename="../../attnviz/training/live.py" line="215"/>
@@ -6990,6 +7006,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/explain.py" line="64"/>
+        <source>tokens per forward pass of the gradient and occlusion methods (their variants in batches; default {tokens}), halved when the device runs out of memory; the numbers do not depend on it</source>
+        <translation>梯度方法和遮挡方法每次前向传播的词元数（各变体分批计算；默认 {tokens}），设备内存不足时减半；结果与此无关</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="183"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
@@ -7349,7 +7370,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="71"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -7729,7 +7750,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="213"/>
+        <location filename="../../attnviz/commands/explain.py" line="302"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
@@ -7755,13 +7776,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="216"/>
-        <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT), not a {kind} model</source>
-        <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT），不适用于 {kind} 模型</translation>
+        <location filename="../../attnviz/commands/explain.py" line="305"/>
+        <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT) and Hugging Face decoder-only folders, not a {kind} model</source>
+        <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT）和 Hugging Face 仅解码器模型文件夹，不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="48"/>
-        <location filename="../../attnviz/commands/explain.py" line="84"/>
+        <location filename="../../attnviz/commands/explain.py" line="97"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -7810,7 +7831,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder} 中的 {count} 个文件将被替换，例如 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/shared.py" line="316"/>
+        <location filename="../../attnviz/commands/shared.py" line="315"/>
         <source>{count} file(s) in {folder} would be replaced, e.g. {name}; add --force to replace them</source>
         <translation>{folder} 中将有 {count} 个文件被替换，例如 {name}；加上 --force 才会替换</translation>
     </message>
@@ -7857,8 +7878,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="415"/>
-        <location filename="../../attnviz/commands/shared.py" line="331"/>
-        <location filename="../../attnviz/commands/shared.py" line="346"/>
+        <location filename="../../attnviz/commands/shared.py" line="330"/>
+        <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
         <translation>{error}；加上 --force 可替换它们</translation>
     </message>
@@ -9035,7 +9056,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="106"/>
+        <location filename="../../attnviz/commands/explain.py" line="119"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -9092,7 +9113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="249"/>
+        <location filename="../../attnviz/commands/explain.py" line="345"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>

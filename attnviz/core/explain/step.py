@@ -17,8 +17,10 @@ the agreement compares ranks only. Shapes: M methods, S source tokens, L layers.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import torch
@@ -167,7 +169,12 @@ class _Problem:
     pad_id: int
     unk_id: int
     removable: bool  # leave-one-out applies (the explained position does not move when a token goes)
-    model: nn.Module  # (whose attention weights a detached gradient holds constant)
+    detached: Callable[[], AbstractContextManager[Any]]  # a block whose gradients hold the attention weights constant
+    row_tokens: int  # the tokens one row of f reads (the source's and what else the model is fed): batches' sizes
+
+    def rows(self, batch_tokens: int | None) -> int | None:
+        """Rows of f per forward pass within ``batch_tokens`` tokens (at least one; None: all at once)."""
+        return None if batch_tokens is None else max(1, batch_tokens // max(1, self.row_tokens))
 
 
 def _check(methods: Sequence[str], tokens: Sequence[str]) -> None:
@@ -179,7 +186,7 @@ def _check(methods: Sequence[str], tokens: Sequence[str]) -> None:
 
 def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: str, methods: Sequence[str],
              layer: int | None, head: int | None, ig_steps: int, every_layer: bool,
-             queries: dict[str, tuple[str, int, bool]]) -> Explanation:
+             queries: dict[str, tuple[str, int, bool]], batch_tokens: int | None = None) -> Explanation:
     layers = internals.kinds[0].weights.shape[0]
     layer = layers - 1 if layer is None else layer
     if not 0 <= layer < layers:
@@ -192,13 +199,16 @@ def _explain(problem: _Problem, internals: StepInternals, token_id: int, token: 
     if GRAD_X_INPUT in methods:
         rows[GRAD_X_INPUT] = gradient_x_input(problem.f, problem.embedding, problem.ids)
     if GRAD_DETACHED in methods:
-        with attention_detached(problem.model):
+        with problem.detached():
             rows[GRAD_DETACHED] = gradient_x_input(problem.f, problem.embedding, problem.ids)
     if INTEGRATED_GRADIENTS in methods:
         rows[INTEGRATED_GRADIENTS], completeness = integrated_gradients(problem.f, problem.embedding, problem.ids,
-                                                                        problem.pad_id, ig_steps)
+                                                                        problem.pad_id, ig_steps,
+                                                                        problem.rows(batch_tokens))
     if OCCLUSION in methods or LEAVE_ONE_OUT in methods or LEAVE_ONE_OUT_TVD in methods:
-        unk, removed, tvd = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable)
+        removing = LEAVE_ONE_OUT in methods or LEAVE_ONE_OUT_TVD in methods  # (else no removed rows to run)
+        unk, removed, tvd = occlusion(problem.f, problem.ids, problem.unk_id, problem.removable and removing,
+                                      problem.rows(batch_tokens))
         if OCCLUSION in methods:
             rows[OCCLUSION] = unk
         if LEAVE_ONE_OUT in methods and np.isfinite(removed).all():
@@ -223,15 +233,17 @@ def _best(log_probs: np.ndarray, never: Sequence[int]) -> int:
 def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefix: Sequence[str],
                  device: torch.device | str = "cpu", methods: Sequence[str] = METHODS, layer: int | None = None,
                  head: int | None = None, ig_steps: int = DEFAULT_IG_STEPS, token: str | None = None,
-                 every_layer: bool = False) -> Explanation:
+                 every_layer: bool = False, batch_tokens: int | None = None) -> Explanation:
     """Explain the token predicted after ``target_prefix`` (target tokens without ``<bos>``) for the source
     ``source_tokens`` (the model's own tokens, at most its max_src_len; unknown words read as ``<unk>``).
 
     token: the token to explain (default: the model's most likely next token, never ``<bos>`` or ``<pad>``);
     layer: 0-based (default the last), head: 0-based or None (the heads' mean) for the attention and norm rows;
     rollout and flow always average the heads. every_layer: compute attention flow after every layer for
-    ``layer_rows`` (else only at ``layer``: NaN rows elsewhere). Runs on ``device``; the model is used as it is
-    (eval mode). ValueError for an encoder-only model (:func:`explain_mask`) or a model it does not know.
+    ``layer_rows`` (else only at ``layer``: NaN rows elsewhere). batch_tokens: at most this many tokens per forward
+    pass of the gradient and occlusion methods (their variants in batches of rows; default each method's variants
+    at once). Runs on ``device``; the model is used as it is (eval mode). ValueError for an encoder-only model
+    (:func:`explain_mask`) or a model it does not know.
     """
     src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
     if src_vocab is None or tgt_vocab is None or not loaded.model_kind.explains or loaded.offers(Capability.MASKS):
@@ -246,18 +258,19 @@ def explain_step(loaded: LoadedModel, source_tokens: Sequence[str], target_prefi
     token_id = _best(internals.log_probs, [tgt_vocab.bos_id, tgt_vocab.pad_id]) if token is None \
         else tgt_vocab.ids([token])[0]
     problem = _Problem(TokenLogProb(model, tgt_in, token_id), model.get_submodule("src_embedding"), src, labels,
-                       src_vocab.pad_id, src_vocab.unk_id, True, model)
+                       src_vocab.pad_id, src_vocab.unk_id, True, lambda: attention_detached(model),
+                       src.shape[1] + tgt_in.shape[1])
     target = len(target_prefix)  # the query's position: cross-attention's in the target, self-attention's its key's
     queries = {kind.name: ("cross", target, False) if kind.name == "cross" else
                ("dec-self", len(kind.keys) - 1, True) for kind in internals.kinds}
     return _explain(problem, internals, token_id, tgt_vocab.tokens[token_id], methods, layer, head, ig_steps,
-                    every_layer, queries)
+                    every_layer, queries, batch_tokens)
 
 
 def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, device: torch.device | str = "cpu",
                  methods: Sequence[str] = METHODS, layer: int | None = None, head: int | None = None,
-                 ig_steps: int = DEFAULT_IG_STEPS, token: str | None = None, every_layer: bool = False
-                 ) -> Explanation:
+                 ig_steps: int = DEFAULT_IG_STEPS, token: str | None = None, every_layer: bool = False,
+                 batch_tokens: int | None = None) -> Explanation:
     """Explain an encoder-only model's (attnviz's small BERT's) prediction at ``position`` of ``tokens``, the whole
     sequence as it reads it (``[CLS] … [MASK] … [SEP]``;
     :class:`attnviz.core.decoding.fill_mask.OwnEncoder`'s ``read``).
@@ -282,7 +295,8 @@ def explain_mask(loaded: LoadedModel, tokens: Sequence[str], position: int, devi
     reserved = vocab.ids([t for t in (*vocab.tokens[:4], MASK, CLS, SEP) if t in vocab])
     token_id = _best(internals.log_probs, reserved) if token is None else vocab.ids([token])[0]
     problem = _Problem(MaskedLogProb(model, segments, position, token_id), model.get_submodule("token_embedding"),
-                       ids, labels, vocab.pad_id, vocab.unk_id, False, model)
+                       ids, labels, vocab.pad_id, vocab.unk_id, False, lambda: attention_detached(model),
+                       ids.shape[1])
     queries = {kind.name: ("enc-self", position, False) for kind in internals.kinds}
     return _explain(problem, internals, token_id, vocab.tokens[token_id], methods, layer, head, ig_steps,
-                    every_layer, queries)
+                    every_layer, queries, batch_tokens)

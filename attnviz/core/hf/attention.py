@@ -71,6 +71,19 @@ class _QueryKeyCalls(list[QueryKeyCall]):
 
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
 _stores: ContextVar[_QueryKeyCalls | None] = ContextVar("attnviz_query_key_calls", default=None)
+_detached: ContextVar[bool] = ContextVar("attnviz_weights_detached", default=False)
+
+
+@contextmanager
+def weights_detached() -> Iterator[None]:
+    """Within the block, gradients do not flow through the attention weights of the forward passes run inside it
+    (Jain & Wallace 2019): the weights act as constants while the values still carry the gradient; the forward
+    values are unchanged."""
+    token = _detached.set(True)
+    try:
+        yield
+    finally:
+        _detached.reset(token)
 
 
 @contextmanager
@@ -165,7 +178,8 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
     if attention_mask is not None:
         scores = scores + attention_mask[..., : key.shape[-2]]
     weights = nn.functional.softmax(scores, dim=-1, dtype=torch.float32).to(query.dtype)
-    dropped = nn.functional.dropout(weights, p=dropout, training=module.training)
+    dropped = nn.functional.dropout(weights.detach() if _detached.get() else weights, p=dropout,
+                                    training=module.training)
     output = torch.matmul(dropped, value).transpose(1, 2).contiguous()
     listening = _calls.get()
     if listening:
