@@ -201,3 +201,15 @@ def test_methods_asked_give_their_rows_of_the_whole_run_and_unknown_ones_are_ref
     _assert_same_numbers({"agreement.csv": three}, {"agreement.csv": same_pairs})
     code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "bad", "--methods", "attention,shap")
     assert code == 2 and "--methods: unknown shap" in err and not (tmp_path / "bad").exists()
+
+
+def test_a_sentence_whose_record_would_not_fit_is_refused_before_its_pass(folders, data, tmp_path, capsys,
+                                                                         monkeypatch) -> None:
+    """The recorded pass (every layer's maps and f_h(x_j)) does not shrink with --batch-size: beyond the limit it is
+    one sentence before the pass, never a halving loop."""
+    from attnviz.core import limits
+
+    monkeypatch.setattr(limits, "MAX_ATTENTION_BYTES", 1000)
+    code, _, err = _explain(capsys, folders["gpt2"], data, tmp_path / "big")
+    assert code == 2 and "give shorter sentences" in err.strip().splitlines()[-1] and "batches of" not in err
+    assert not (tmp_path / "big").exists()

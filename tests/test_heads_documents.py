@@ -214,3 +214,11 @@ def test_the_cli_writes_heads_and_sinks_by_position(family: str, folders, data, 
         assert [r["weight_share"] for r in cls] == [r["weight_share"] for r in sinks if r["key"] == "first"]
     assert (out / "sinks_first_weight.csv").exists() and (out / "sinks_first_norm.csv").exists()
     assert "sinks_by_position.csv" in (out / "COLUMNS.md").read_text(encoding="utf-8")
+
+
+def test_the_sums_of_apple_s_gpu_are_made_on_the_host() -> None:
+    """mps has no float64: a batch's sums are made on the host there, where the maps are anywhere else."""
+    from attnviz.core.heads.device_sums import summing_device
+
+    assert summing_device(torch.device("mps")).type == "cpu"
+    assert summing_device(torch.device("cpu")).type == "cpu" and summing_device(torch.device("cuda:1")).index == 1

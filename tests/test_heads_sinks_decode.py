@@ -83,7 +83,12 @@ def _np(tensor: torch.Tensor) -> np.ndarray:
     return tensor.detach().double().cpu().numpy()
 
 
-def test_the_transformers_sinks_by_position_equal_a_recomputation_by_hand(capsys, tmp_path) -> None:
+@pytest.mark.parametrize("pass_tokens", [384, 1])  # (1: the norms' teacher-forced pass a row at a time)
+def test_the_transformers_sinks_by_position_equal_a_recomputation_by_hand(capsys, tmp_path, monkeypatch,
+                                                                          pass_tokens) -> None:
+    from attnviz.core.heads import value_norms
+
+    monkeypatch.setattr(value_norms, "PASS_TOKENS", pass_tokens)
     from attnviz.core.checkpoints.checkpoint import load_checkpoint
     from attnviz.core.decoding.beam_search import translate
     from attnviz.core.text import preprocess, tokenize
@@ -241,7 +246,11 @@ def test_a_decoder_only_folders_sinks_read_the_prompt_then_the_answer(capsys, tm
     _assert_same(_written(tmp_path / "out" / "sinks_by_position.csv"), by_hand.rows())
 
 
-def test_an_encoder_decoder_folders_sinks_cover_its_three_kinds(capsys, tmp_path) -> None:
+@pytest.mark.parametrize("pass_tokens", [384, 1])  # (1: the norms' teacher-forced pass a row at a time)
+def test_an_encoder_decoder_folders_sinks_cover_its_three_kinds(capsys, tmp_path, monkeypatch, pass_tokens) -> None:
+    from attnviz.core.heads import value_norms
+
+    monkeypatch.setattr(value_norms, "PASS_TOKENS", pass_tokens)
     """A tiny Marian folder (random weights): the encoder's, the decoder's and the cross-attention's sinks, the source's
     ``</s>`` among the keys; values by hand from each module's ``v_proj``, W_O its ``out_proj``."""
     pytest.importorskip("transformers")

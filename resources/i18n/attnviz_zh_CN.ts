@@ -2551,6 +2551,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解释这一步…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/explain/causal.py" line="63"/>
+        <source>explaining {tokens:,} tokens of this model would hold {gb:.1f} GB of maps and transformed values (attnviz allows {most:.0f} GB): give shorter sentences</source>
+        <translation>解释此模型的 {tokens:,} 个词元需要保存 {gb:.1f} GB 的注意力图和变换后的值（attnviz 最多允许 {most:.0f} GB）：请给出更短的句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="203"/>
         <source>Export &amp;all maps…</source>
         <translation>导出全部注意力图(&amp;A)…</translation>

@@ -26,6 +26,7 @@ from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.rollout import layer_matrices, rollout
 from attnviz.core.hf.attention import recording, weights_detached
 from attnviz.core.hf.heads import output_projection
+from attnviz.i18n import tr
 
 from .attribution import DEFAULT_IG_STEPS, ContinuationLogProb
 from .flow import layered_flow
@@ -46,6 +47,22 @@ def _per_head_projection(module: nn.Module, loaded: Any, heads: int) -> tuple[Te
 
 def _np(tensor: Tensor) -> np.ndarray:
     return tensor.detach().to(device="cpu", dtype=torch.float64).numpy()
+
+
+def _check_recorded_size(loaded: Any, positions: int) -> None:
+    """ValueError (one sentence) before the pass when its record — every layer's maps (L, H, P, P) and f_h(x_j)
+    (L, H, P, E), float64 — would take more than MAX_ATTENTION_BYTES: halving --batch-size cannot shrink it."""
+    from attnviz.core.limits import MAX_ATTENTION_BYTES
+
+    config = loaded.model.hf.config
+    layers = len(loaded.model.attention_modules(AttentionKind.DECODER_SELF))
+    heads = int(getattr(config, "num_attention_heads", None) or getattr(config, "n_head", None) or 1)
+    width = int(getattr(config, "hidden_size", None) or getattr(config, "n_embd", None) or 1)
+    needed = 8 * layers * heads * positions * (positions + width)
+    if needed > MAX_ATTENTION_BYTES:
+        raise ValueError(tr("explaining {tokens:,} tokens of this model would hold {gb:.1f} GB of maps and "
+                            "transformed values (attnviz allows {most:.0f} GB): give shorter sentences").format(
+            tokens=positions, gb=needed / 1024**3, most=MAX_ATTENTION_BYTES / 1024**3))
 
 
 @torch.no_grad()
@@ -91,6 +108,7 @@ def explain_continuation(loaded: Any, prompt_ids: Sequence[int], labels: Sequenc
     answer_ids = vocab.ids(list(answer))
     width, count = len(prompt_ids), len(answer_ids)
     ids = torch.tensor([[*prompt_ids, *answer_ids[:-1]]], device=device)  # (1, P)
+    _check_recorded_size(loaded, ids.shape[1])
     weights, transformed, biases, log_probs = _recorded(loaded, ids, count)
     matrices = layer_matrices(weights)  # (L, P, P) head-averaged, residual modelled, first layer first
     rolled = rollout(weights)  # (L, P, P)

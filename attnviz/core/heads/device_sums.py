@@ -32,6 +32,11 @@ from attnviz.core.heads.statistics import OFFSETS, STATISTICS, KindSums
 CHUNK_VALUES = 4 * 1024 * 1024  # weights of one chunk of query rows over every document and head (16 MiB)
 
 
+def summing_device(device: torch.device) -> torch.device:
+    """Where a batch's sums are made: the maps' device, or the host for Apple's GPU (mps has no float64)."""
+    return torch.device("cpu") if torch.device(device).type == "mps" else torch.device(device)
+
+
 @dataclass(frozen=True)
 class BatchKeys:
     """What the sums need of a batch's keys, on the device: each document's length (B,), its punctuation keys
@@ -61,6 +66,7 @@ class DeviceSums:
     (len(OFFSETS), L, H), sinks' weight, norm and rows (C, N, L, H), and the rows counted."""
 
     def __init__(self, layers: int, heads: int, classes: int, device: torch.device):
+        device = summing_device(device)
         def zeros(*shape: int) -> Tensor:
             return torch.zeros(shape, dtype=torch.float64, device=device)
 
@@ -77,7 +83,11 @@ class DeviceSums:
         A row's sums over its keys are float32 where they are shares of weights (≤ 1: within 1e-6 of float64) and
         float64 for the distance (up to thousands of positions); the rows' sums are added in float64."""
         batch, heads, width, _ = weights.shape
-        device = weights.device
+        device = summing_device(weights.device)
+        if device != weights.device:  # (Apple's GPU: the maps summed on the host)
+            weights = weights.to(device)
+            key_norms = None if key_norms is None else key_norms.to(device)
+            keys = BatchKeys(keys.lengths.to(device), keys.punct.to(device), keys.classes.to(device))
         lengths = keys.lengths
         weights = weights.float()
         classes = keys.classes.float()  # (B, C, P)

@@ -24,6 +24,8 @@ from torch import Tensor, nn
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.layers import MultiHeadAttention
 
+PASS_TOKENS = 384  # target positions of one teacher-forced pass (its logits: PASS_TOKENS × V), as the importance's
+
 
 class ValueNorms(ABC):
     """Reads ‖f_h(x_j)‖ (B, H, K) per kind and layer from a teacher-forced pass of ``model`` (a translation model:
@@ -44,15 +46,24 @@ class ValueNorms(ABC):
         """Each kind's norms per layer, (B, H, K) float64, K every key position the module read in the pass
         (a source-reading kind: the padded source; a decoder's self-attention: tgt_in's positions; a decoder-only
         model's: the padded prompt, then tgt_in's positions as its ``forward`` lays them)."""
-        values = self.values(src, valid, tgt_in)
-        out: dict[AttentionKind, list[np.ndarray]] = {}
-        for kind, found in self.modules.items():
-            out[kind] = []
-            for module in found:
-                v = values[id(module)].float()  # (B, H, K, D)
-                gram = self.grams[id(module)].to(v.device)
-                norms = (torch.matmul(v, gram) * v).sum(-1).clamp(min=0).sqrt()
-                out[kind].append(norms.double().cpu().numpy())
+        out: dict[AttentionKind, list[np.ndarray]] = {kind: [] for kind in self.modules}
+        parts: dict[AttentionKind, list[list[np.ndarray]]] = {kind: [] for kind in self.modules}
+        rows = max(1, PASS_TOKENS // max(1, tgt_in.shape[1]))  # (the pass makes rows × T × V logits: bounded)
+        for begin in range(0, src.shape[0], rows):
+            chunk = slice(begin, begin + rows)
+            values = self.values(src[chunk], valid[chunk], tgt_in[chunk])
+            for kind, found in self.modules.items():
+                layers = []
+                for module in found:
+                    v = values[id(module)].float()  # (B, H, K, D)
+                    gram = self.grams[id(module)].to(v.device)
+                    norms = (torch.matmul(v, gram) * v).sum(-1).clamp(min=0).sqrt()
+                    layers.append(norms.cpu().numpy().astype(np.float64))  # (float64 on the host: mps has none)
+                parts[kind].append(layers)
+            del values
+        for kind, chunks in parts.items():
+            out[kind] = [np.concatenate([c[layer] for c in chunks]) for layer in range(len(chunks[0]))] \
+                if chunks else []
         return out
 
 

@@ -1,9 +1,10 @@
 """A Hugging Face folder's values for the atlas's sinks' norm view (:mod:`attnviz.core.heads.value_norms`).
 
 Each attention module's value heads (B, H, K, D: after any group repetition) are read from the teacher-forced pass
-as attnviz's attention function hands them over (:func:`attnviz.core.hf.attention.recording`: one call per module
-in a pass without a cache), and W_O is the projection the model's record names (``projection.output``:
-:func:`attnviz.core.hf.heads.output_projection`; GPT-2's Conv1D holds its weight as (in, out)).
+as attnviz's attention function hands them over (:func:`attnviz.core.hf.attention.consuming`: one call per module
+in a pass without a cache, its maps not kept), and W_O is the projection the model's record names
+(``projection.output``: :func:`attnviz.core.hf.heads.output_projection`; GPT-2's Conv1D holds its weight as (in,
+out)).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from torch import Tensor, nn
 
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.heads.value_norms import ValueNorms, head_grams
-from attnviz.core.hf.attention import recording
+from attnviz.core.hf.attention import AttentionCall, consuming
 from attnviz.core.hf.heads import head_count, output_projection
 
 
@@ -25,9 +26,15 @@ class HFValueNorms(ValueNorms):
 
     def values(self, src: Tensor, valid: Tensor, tgt_in: Tensor) -> dict[int, Tensor]:
         wanted = {id(m) for found in self.modules.values() for m in found}
-        with recording() as calls, torch.inference_mode():
+        values: dict[int, Tensor] = {}
+
+        def keep(call: AttentionCall) -> None:  # (each layer's maps are dropped as soon as it has made them)
+            if id(call.module) in wanted:
+                values[id(call.module)] = call.value.detach()
+
+        with consuming(keep), torch.inference_mode():
             self.model(src, valid, tgt_in)
-        return {id(call.module): call.value.detach() for call in calls if id(call.module) in wanted}
+        return values
 
 
 def hf_value_norms(loaded: Any, modules: Mapping[AttentionKind, Sequence[nn.Module]]) -> ValueNorms | None:
