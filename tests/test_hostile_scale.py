@@ -51,7 +51,7 @@ def test_a_process_s_refusal_in_chinese_is_one_line_and_exit_2(tiny_models, tmp_
     latin.write_bytes("caf\xe9 cr\xe8me\n".encode("latin-1"))
     done = subprocess.run([sys.executable, "-m", "attnviz", "--lang", "zh_CN", "heads", "--checkpoint",
                            str(tiny_models["transformer"][0]), "--data", str(latin), "--processes", "2", "--format",
-                           "csv", "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=600,
+                           "csv", "--out", str(tmp_path / "out")], capture_output=True, text=True,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     lines = [line for line in done.stderr.splitlines() if line.startswith("attnviz：")]
     assert done.returncode == 2 and len(lines) == 1 and "UTF-8" in lines[0], done.stderr
@@ -71,7 +71,7 @@ def test_an_image_whose_name_is_not_utf8_is_exported_and_named_in_the_sidecar(vi
 def test_classify_reads_a_name_that_is_not_utf8_from_stdin(vit: Path, tmp_path: Path) -> None:
     image = ramp_png(tmp_path / os.fsdecode(b"caf\xe9.png"))
     done = subprocess.run([sys.executable, "-m", "attnviz", "classify", "--checkpoint", str(vit)],
-                          input=os.fsencode(str(image)) + b"\n", capture_output=True, timeout=300)
+                          input=os.fsencode(str(image)) + b"\n", capture_output=True)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     assert len(done.stdout.decode().splitlines()) == 1 and len(done.stdout.decode().split("\t")) == 5
 
