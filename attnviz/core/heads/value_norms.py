@@ -46,25 +46,15 @@ class ValueNorms(ABC):
         """Each kind's norms per layer, (B, H, K) float64, K every key position the module read in the pass
         (a source-reading kind: the padded source; a decoder's self-attention: tgt_in's positions; a decoder-only
         model's: the padded prompt, then tgt_in's positions as its ``forward`` lays them)."""
-        out: dict[AttentionKind, list[np.ndarray]] = {kind: [] for kind in self.modules}
-        parts: dict[AttentionKind, list[list[np.ndarray]]] = {kind: [] for kind in self.modules}
+        norms: dict[int, list[np.ndarray]] = {}  # each module's (B', H, K) per chunk of rows
         rows = max(1, PASS_TOKENS // max(1, tgt_in.shape[1]))  # (the pass makes rows × T × V logits: bounded)
         for begin in range(0, src.shape[0], rows):
             chunk = slice(begin, begin + rows)
-            values = self.values(src[chunk], valid[chunk], tgt_in[chunk])
-            for kind, found in self.modules.items():
-                layers = []
-                for module in found:
-                    v = values[id(module)].float()  # (B, H, K, D)
-                    gram = self.grams[id(module)].to(v.device)
-                    norms = (torch.matmul(v, gram) * v).sum(-1).clamp(min=0).sqrt()
-                    layers.append(norms.cpu().numpy().astype(np.float64))  # (float64 on the host: mps has none)
-                parts[kind].append(layers)
-            del values
-        for kind, chunks in parts.items():
-            out[kind] = [np.concatenate([c[layer] for c in chunks]) for layer in range(len(chunks[0]))] \
-                if chunks else []
-        return out
+            for key, value in self.values(src[chunk], valid[chunk], tgt_in[chunk]).items():
+                v = value.float()  # (B', H, K, D)
+                norm = (torch.matmul(v, self.grams[key].to(v.device)) * v).sum(-1).clamp(min=0).sqrt()
+                norms.setdefault(key, []).append(norm.cpu().numpy().astype(np.float64))  # (mps has no float64)
+        return {kind: [np.concatenate(norms[id(module)]) for module in found] for kind, found in self.modules.items()}
 
 
 def head_grams(per_head_rows: Tensor, heads: int) -> Tensor:
