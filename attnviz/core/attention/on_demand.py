@@ -49,6 +49,8 @@ class LayerQueryKeys:
     keys: Tensor
     scale: float
     hidden: Tensor | None
+    softcap: float | None = None  # Gemma 2: scores capped to softcap·tanh(s / softcap) before the mask
+    sinks: Tensor | None = None  # gpt-oss: (H,) a learned logit per head, a column the softmax reads and drops
 
     def __post_init__(self) -> None:
         heads, groups = self.queries.shape[1], self.keys.shape[1]
@@ -108,6 +110,8 @@ class QueryKeyStore:
             for start in range(0, rows, tile_rows):
                 stop = min(start + tile_rows, rows)
                 tile = torch.matmul(query[start:stop], key.transpose(0, 1)) * record.scale  # (R, K)
+                if record.softcap is not None:  # (the library's three steps, in its order: before the mask)
+                    tile = torch.tanh(tile / record.softcap) * record.softcap
                 if scores:
                     if hidden is not None:
                         tile = tile.masked_fill(hidden[start:stop], float("-inf"))
@@ -115,6 +119,12 @@ class QueryKeyStore:
                     continue
                 if hidden is not None:  # as eager: the additive mask's lowest number, not -inf (no NaN rows)
                     tile = tile + torch.where(hidden[start:stop], lowest, 0.0).to(tile.dtype)
-                weights = torch.softmax(tile, dim=-1, dtype=torch.float32).to(query.dtype)
+                if record.sinks is not None:  # (gpt-oss: the sink's column read, then dropped)
+                    column = record.sinks[head].to(tile.dtype).expand(tile.shape[0], 1)
+                    combined = torch.cat([tile, column], dim=-1)
+                    combined = combined - combined.max(dim=-1, keepdim=True).values
+                    weights = torch.softmax(combined, dim=-1, dtype=combined.dtype)[:, :-1].to(query.dtype)
+                else:
+                    weights = torch.softmax(tile, dim=-1, dtype=torch.float32).to(query.dtype)
                 out[start:stop] = weights.float().cpu().numpy()
         return out

@@ -140,7 +140,7 @@ class HFCausal(nn.Module):
         with torch.inference_mode(), storing() as calls:
             self.hf(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=False, logits_to_keep=1)
         ordered = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
-        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden) for c in ordered])
+        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks) for c in ordered])
 
     def step(self, tokens: Tensor, state: CausalState, need_attention: bool = False
              ) -> tuple[Tensor, CausalState, StepAttention | None]:

@@ -118,7 +118,7 @@ class HFEncoder(nn.Module):
             self.architecture.root(self.hf)(**inputs)
         order = {id(module): layer for layer, module in enumerate(self._attention)}
         layers = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
-        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden) for c in layers])
+        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks) for c in layers])
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
               segments: Tensor | None = None) -> tuple[None, SourceSelfAttention | None]:

@@ -53,13 +53,14 @@ class Modules:
 @dataclass(frozen=True)
 class Projection:
     """How an attention module makes one head's query, key and value: ``separate`` layers (nn.Linear, weight
-    (out, D); named in ``layers`` as q, k, v) or one ``fused`` layer making [q | k | v] (GPT-2's Conv1D
-    ``c_attn``, weight (D, 3·out)); the module's attribute holding a head's width; whether groups of query heads
-    share one key/value head (grouped-query attention); and ``output``, the output projection that reads the heads
-    side by side (B, Q, H·D) from the attention module (out_proj, o_proj, GPT-2's Conv1D c_proj, T5's o; "": it is
-    not inside the module, BERT's): where the head gates of :mod:`attnviz.core.hf.heads` go."""
+    (out, D); named in ``layers`` as q, k, v), one ``fused`` layer making [q | k | v] (GPT-2's Conv1D
+    ``c_attn``, weight (D, 3·out)) or one ``fused-linear`` nn.Linear making [q | k | v] (weight (H·d + 2·G·d, D):
+    Phi-3's ``qkv_proj``, ModernBERT's ``Wqkv``); the module's attribute holding a head's width; whether groups of
+    query heads share one key/value head (grouped-query attention); and ``output``, the output projection that reads
+    the heads side by side (B, Q, H·D) from the attention module (out_proj, o_proj, GPT-2's Conv1D c_proj, T5's o;
+    "": it is not inside the module, BERT's): where the head gates of :mod:`attnviz.core.hf.heads` go."""
 
-    style: Literal["separate", "fused"]
+    style: Literal["separate", "fused", "fused-linear"]
     layers: tuple[str, ...]
     head_width: str = "head_dim"
     grouped: bool = False
@@ -101,6 +102,11 @@ class Architecture:
     classifiers: tuple[str, ...] = ()
     specials: tuple[str, ...] = ()
     registers: str = ""
+    # the attention's twists beyond Llama's, each in one place (core/hf/variants.py reads them with the config):
+    qk_norm: Literal["", "head", "projection"] = ""  # the module's q_norm/k_norm: per head (Qwen3) or whole (OLMo 2)
+    softcap: str = ""  # the config key of the scores' soft-cap (Gemma 2: attn_logit_softcapping)
+    sinks: str = ""  # the module's attribute of its learned sink logits, one per head (gpt-oss: sinks)
+    rope_layers: str = ""  # the config key saying per layer whether it rotates (SmolLM3: no_rope_layers, 0: none)
     # module:function opening a checked folder of this architecture itself: (transformers, folder, build, device,
     # training, path) -> LoadedModel, build(transformers, model class, folder) making the model with its weights
     # (core/hf/load.py's ``_model``); "": core/hf/load.py's own layouts
@@ -174,6 +180,18 @@ ARCHITECTURES: dict[str, Architecture] = {
                          position_module="transformer.wpe", position_tables=1),
     "llama": Architecture("Llama", **_LLAMA_LIKE),  # type: ignore[arg-type]
     "qwen2": Architecture("Qwen2", **_LLAMA_LIKE),  # type: ignore[arg-type]
+    # today's decoder-only models: Llama's layout, each with its attention's twist (core/hf/variants.py)
+    "qwen3": Architecture("Qwen3", **_LLAMA_LIKE, qk_norm="head"),  # type: ignore[arg-type]
+    "qwen3_moe": Architecture("Qwen3-MoE", **_LLAMA_LIKE, qk_norm="head"),  # type: ignore[arg-type]
+    "mistral": Architecture("Mistral", **_LLAMA_LIKE),  # type: ignore[arg-type]
+    "mixtral": Architecture("Mixtral", **_LLAMA_LIKE),  # type: ignore[arg-type]
+    "gemma2": Architecture("Gemma 2", **_LLAMA_LIKE, softcap="attn_logit_softcapping"),  # type: ignore[arg-type]
+    "gemma3_text": Architecture("Gemma 3", **_LLAMA_LIKE, qk_norm="head"),  # type: ignore[arg-type]
+    "phi3": Architecture("Phi-3", **{**_LLAMA_LIKE, "projection": Projection(  # type: ignore[arg-type]
+        "fused-linear", ("qkv_proj",), grouped=True, output="o_proj")}),
+    "olmo2": Architecture("OLMo 2", **_LLAMA_LIKE, qk_norm="projection"),  # type: ignore[arg-type]
+    "smollm3": Architecture("SmolLM3", **_LLAMA_LIKE, rope_layers="no_rope_layers"),  # type: ignore[arg-type]
+    "gpt_oss": Architecture("gpt-oss", **_LLAMA_LIKE, sinks="sinks"),  # type: ignore[arg-type]
     "bert": Architecture("BERT", **_BERT_LIKE,  # type: ignore[arg-type]
                          masked_lm=("BertForMaskedLM", "BertForPreTraining"), bare="BertModel"),
     "distilbert": Architecture(
@@ -184,6 +202,12 @@ ARCHITECTURES: dict[str, Architecture] = {
         masked_lm=("DistilBertForMaskedLM",), bare="DistilBertModel"),
     "roberta": Architecture("RoBERTa", **_BERT_LIKE, position_offset=2, padding_offset=True,  # type: ignore[arg-type]
                             masked_lm=("RobertaForMaskedLM",), bare="RobertaModel"),
+    "modernbert": Architecture(
+        "ModernBERT", "encoder-only", "hidden_size", ("num_hidden_layers",), ("num_attention_heads",),
+        ("intermediate_size",), "max_position_embeddings",
+        modules=Modules(encoder_blocks="layers", encoder_self="attn"),
+        projection=Projection("fused-linear", ("Wqkv",), output="Wo"), position_kind="rotary",
+        position_module="rotary_emb", masked_lm=("ModernBertForMaskedLM",), bare="ModernBertModel"),
     "vit": Architecture("ViT", **_VIT_LIKE, classifiers=("ViTForImageClassification",),  # type: ignore[arg-type]
                         bare="ViTModel", specials=("[CLS]",)),
     "deit": Architecture("DeiT", **_VIT_LIKE, bare="DeiTModel", specials=("[CLS]", "[DIST]"),  # type: ignore[arg-type]
@@ -262,6 +286,10 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
     if "auto_map" in config:
         raise HFFolderError(tr("{path}: the model needs its own Python code (auto_map), which attnviz never "
                                "runs (no trust_remote_code)").format(path=config_file))
+    if model_type == "gemma3":  # (the image–text model: its vision tower and projector are not a text model's)
+        raise HFFolderError(tr("{path}: model_type 'gemma3' is Gemma 3's image–text model, which attnviz does not "
+                               "open; it opens Gemma 3's language model saved alone (model_type 'gemma3_text', as "
+                               "Gemma 3 270M and 1B are)").format(path=config_file))
     if model_type not in ARCHITECTURES:
         raise HFFolderError(tr("{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}").format(
             path=config_file, model_type=model_type, names=", ".join(a.name for a in ARCHITECTURES.values())))

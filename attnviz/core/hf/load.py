@@ -30,6 +30,8 @@ from attnviz.core.hf.vocab import SubwordVocab
 from attnviz.i18n import tr
 
 DECODED = ("marian", "bart", "mbart", "t5", "gpt2", "llama", "qwen2", "bert", "distilbert", "roberta",
+           "qwen3", "qwen3_moe", "gemma2", "gemma3_text", "mistral", "mixtral", "phi3", "olmo2", "smollm3", "gpt_oss",
+           "modernbert",  # (today's: tests/test_hf_modern.py)
            *(name for name, record in ARCHITECTURES.items() if record.loader)
            )  # the architectures whose adapters are tested (those with a loader of their own: by its family)
 MAX_OUTPUT_TOKENS = 64  # subword pieces: about twice the words attnviz's own models take (a folder that sets none)

@@ -116,7 +116,8 @@ class HFEncoderDecoder(nn.Module):
         for kind in kinds:
             order = {id(module): layer for layer, module in enumerate(self._modules_of[kind])}
             layers = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
-            stores[kind] = QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden) for c in layers])
+            stores[kind] = QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks)
+                                          for c in layers])
         return stores
 
     def query_keys(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor | None = None

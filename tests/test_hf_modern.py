@@ -1,0 +1,238 @@
+"""Today's architectures (Qwen3, Qwen3-MoE, Gemma 2, Gemma 3, Mistral, Mixtral, Phi-3, OLMo 2, SmolLM3, gpt-oss,
+ModernBERT) computed by attnviz exactly as the library computes them, every attention twist switched on: sliding
+windows shorter than the input, soft-capping that bites, QK-norm, learned sinks, layers without RoPE (tiny random
+models from tests/hf_modern_folders.py; nothing is downloaded).
+
+Per model type: greedy and beam tokens equal ``generate``'s; every map of the prompt and of every step equals eager
+``output_attentions`` of the whole sequence to 1e-5 (past the window included); teacher-forced logits equal the
+library's forward to 1e-4; maps on demand equal eager; gpt-oss's rows sum to 1 − p_sink with the sink's weight
+recorded beside them; each layer names what it does. The README's model-type table lists these checks.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+
+from attnviz.core.decoding.beam_search import BeamSearch  # noqa: E402
+from attnviz.core.hf.folder import ARCHITECTURES  # noqa: E402
+from attnviz.core.hf.variants import layer_variants  # noqa: E402
+from tests.hf_modern_folders import DECODER_ONLY, WINDOW, make_modern_folder, modern_model  # noqa: E402
+
+PAD, EOS, STEPS = 0, 2, 6
+SOURCES = torch.tensor([[5, 6, 7, 8, 9, 10, 11, 3], [9, 6, 3, 7, 0, 0, 0, 0]])  # 8 > the window of 3
+VALID = torch.tensor([8, 4])
+
+
+def _search(model, beams: int = 1, record: bool = True) -> BeamSearch:
+    from attnviz.core.hf.causal import HFCausal
+
+    adapter = HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
+    search = BeamSearch(adapter, SOURCES, VALID, bos_id=EOS, eos_id=EOS, beam_size=beams, max_len=STEPS,
+                        record_attention=record, banned=[])
+    search.run()
+    return search
+
+
+def _generated(model, beams: int) -> list[list[int]]:
+    from attnviz.core.hf.generation import left_padded
+
+    ids, mask = left_padded(SOURCES, VALID, PAD)
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=mask, max_new_tokens=STEPS, num_beams=beams, do_sample=False,
+                             pad_token_id=PAD, eos_token_id=EOS)
+    rows = []
+    for row in range(len(SOURCES)):
+        new = out[row, ids.shape[1]:].tolist()
+        rows.append(new[: new.index(EOS) + 1] if EOS in new else new)
+    return rows
+
+
+@pytest.mark.parametrize("family", DECODER_ONLY)
+def test_greedy_tokens_and_every_map_equal_the_library(family):
+    """Greedy tokens equal generate's; the prompt's maps and each step's row equal eager output_attentions of the
+    whole sequence (prompt and answer, read once, unpadded) — sliding-window layers past their window included."""
+    model = modern_model(family)
+    search = _search(model)
+    library = _generated(model, 1)
+    model.set_attn_implementation("eager")
+    width = SOURCES.shape[1]
+    for row in range(len(SOURCES)):
+        ours = search.best(row)
+        assert ours.ids == library[row], family
+        real = int(VALID[row])
+        sequence = torch.cat([SOURCES[row, :real], torch.tensor(ours.ids)])[None]
+        with torch.no_grad():
+            attentions = model(sequence, output_attentions=True).attentions
+        for layer, weights in enumerate(attentions):
+            prompt = search.encoder_attention.weights[row, layer, :, width - real:, width - real:]  # (left-padded)
+            torch.testing.assert_close(prompt, weights[0, :, :real, :real], atol=1e-5, rtol=0)
+        for step, recorded in enumerate(ours.rows):
+            query = real - 1 + step
+            for layer, weights in enumerate(attentions):
+                mine = torch.from_numpy(recorded.self_weights[layer])  # (H, width + steps so far), left-padded
+                mine = torch.cat([mine[:, width - real: width], mine[:, width:]], dim=-1)[:, : query + 1]
+                torch.testing.assert_close(mine, weights[0, :, query, : query + 1], atol=1e-5, rtol=0)
+    if ARCHITECTURES[family].modules and layer_variants(model.config, ARCHITECTURES[family])[0].window:
+        # (the band: a query past the window gives the keys before it no weight)
+        first = search.encoder_attention.weights[0, 0, :, -1]  # the prompt's last query, layer 0 (sliding)
+        assert torch.all(first[:, : width - WINDOW] == 0) and torch.all(first[:, width - WINDOW:] > 0)
+
+
+@pytest.mark.parametrize("family", DECODER_ONLY)
+def test_beam_tokens_equal_generate(family):
+    model = modern_model(family, seed=3)
+    search = _search(model, beams=3, record=False)
+    for row, library in enumerate(_generated(model, 3)):
+        assert search.best(row).ids == library, family
+
+
+@pytest.mark.parametrize("family", DECODER_ONLY)
+def test_teacher_forced_logits_equal_the_librarys_forward(family):
+    from attnviz.core.hf.causal import HFCausal
+
+    model = modern_model(family, seed=1)
+    adapter = HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
+    answers = torch.tensor([[EOS, 4, 5, 6], [EOS, 7, 8, 9]])
+    with torch.no_grad():
+        ours = adapter(SOURCES, VALID, answers)  # (B, 4, V)
+        for row in range(len(SOURCES)):
+            real = int(VALID[row])
+            sequence = torch.cat([SOURCES[row, :real], answers[row, 1:]])[None]
+            library = model(sequence).logits[0, real - 1:]  # (the prompt's last position, then each answer's)
+            torch.testing.assert_close(ours[row], library, atol=1e-4, rtol=0)
+
+
+@pytest.mark.parametrize("family", DECODER_ONLY)
+def test_maps_on_demand_equal_eager_past_the_window(family):
+    from attnviz.core.hf.causal import HFCausal
+
+    model = modern_model(family, seed=2)
+    adapter = HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
+    store = adapter.query_keys(SOURCES, VALID)
+    model.set_attn_implementation("eager")
+    for row in range(len(SOURCES)):
+        real, width = int(VALID[row]), SOURCES.shape[1]
+        with torch.no_grad():
+            attentions = model(SOURCES[row: row + 1, :real], output_attentions=True).attentions
+        for layer, weights in enumerate(attentions):
+            for head in range(weights.shape[1]):
+                got = store.map(layer, head, row=row, tile_rows=3)[width - real:, width - real:]
+                np.testing.assert_allclose(got, weights[0, head].numpy(), atol=1e-5, rtol=0)
+
+
+def test_gpt_oss_rows_sum_to_one_less_the_sink_and_the_sink_is_recorded():
+    """A learned sink takes p_sink of each row: the real keys' weights sum to 1 − p_sink, p_sink recorded per head."""
+    from attnviz.core.hf.attention import recording
+
+    model = modern_model("gpt_oss")
+    from attnviz.core.hf.causal import HFCausal
+
+    HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
+    with torch.no_grad(), recording() as calls:
+        model(SOURCES[:1])
+    assert len(calls) == 4
+    for call in calls:
+        assert call.sink is not None and call.sink.shape == call.weights.shape[:-1]
+        torch.testing.assert_close(call.weights.sum(-1) + call.sink, torch.ones_like(call.sink), atol=1e-6, rtol=0)
+        assert float(call.sink.max()) > 0.05  # (the sinks bite: drawn from N(0, 1))
+
+
+def test_gemma2_records_the_raw_and_the_capped_scores():
+    from attnviz.core.hf.attention import recording
+    from attnviz.core.hf.causal import HFCausal
+
+    model = modern_model("gemma2")
+    HFCausal(model, SimpleNamespace(max_src_len=64, max_tgt_len=STEPS), PAD)
+    with torch.no_grad(), recording() as calls:
+        model(SOURCES[:1])
+    cap = model.config.attn_logit_softcapping
+    for call in calls:
+        assert call.raw_scores is not None
+        visible = torch.isfinite(call.scores)
+        expected = torch.tanh(call.raw_scores / cap) * cap
+        torch.testing.assert_close(call.scores[visible], expected[visible], atol=1e-6, rtol=0)
+        assert float(call.scores[visible].abs().max()) <= cap  # (capped)
+        assert float(call.raw_scores.abs().max()) > cap  # (and the cap bit)
+
+
+@pytest.mark.parametrize(("family", "titles"), [
+    ("gemma2", ["sliding window 3", "", "sliding window 3", ""]),
+    ("gemma3_text", ["sliding window 3"] * 3 + [""]),
+    ("mistral", ["sliding window 3"] * 4),
+    ("smollm3", ["", "no positions", "", "no positions"]),
+    ("qwen3", [""] * 2 + ["sliding window 3"] * 2),
+    ("olmo2", [""] * 4),
+    ("modernbert", ["", "bidirectional window ±3", "bidirectional window ±3", "", "bidirectional window ±3",
+                    "bidirectional window ±3"]),
+])
+def test_each_layer_names_what_it_does(family, titles):
+    model = modern_model(family)
+    variants = layer_variants(model.config, ARCHITECTURES[family])
+    assert [v.title() for v in variants] == titles
+    if family == "gemma3_text":  # local RoPE base 10k, global 1M
+        assert [v.rotary_base for v in variants] == [10000.0] * 3 + [1000000.0]
+        assert all(v.qk_norm == "head" for v in variants)
+
+
+def test_modernbert_maps_equal_eager_and_its_local_layers_are_bidirectional_bands(tmp_path):
+    """ModernBERT: every map (full and local layers) equals eager output_attentions, on demand too; a local layer
+    reads |i − j| ≤ 3 on both sides."""
+    from attnviz.core.hf.encoder import HFEncoder
+
+    model = modern_model("modernbert", vocab_size=60, bos=2, eos=3, pad=0)
+    encoder = HFEncoder(model, SimpleNamespace())
+    ids = torch.tensor([[2, 10, 11, 12, 13, 14, 15, 16, 17, 3]])
+    reading = encoder.read(ids, None, 4)
+    store = encoder.query_keys(ids, torch.tensor([ids.shape[1]]))
+    model.set_attn_implementation("eager")
+    with torch.no_grad():
+        library = model(ids, output_attentions=True)
+    assert reading.logits is not None
+    torch.testing.assert_close(reading.logits[0], library.logits[0, 4], atol=1e-4, rtol=0)
+    for layer, weights in enumerate(library.attentions):
+        torch.testing.assert_close(reading.weights[0, layer], weights[0], atol=1e-5, rtol=0)
+        for head in range(weights.shape[1]):
+            np.testing.assert_allclose(store.map(layer, head), weights[0, head].numpy(), atol=1e-5, rtol=0)
+    distance = (torch.arange(10)[:, None] - torch.arange(10)[None, :]).abs()
+    local = reading.weights[0, 1, 0]  # layer 1: local
+    assert torch.all(local[distance > WINDOW] == 0) and torch.all(local[distance <= WINDOW] > 0)
+    assert torch.all(reading.weights[0, 0, 0] > 0)  # layer 0: global
+
+
+@pytest.mark.parametrize("family", ["gemma3_text", "gpt_oss"])
+def test_a_folder_of_each_type_opens_and_decodes_from_the_command_line(family, tmp_path):
+    folder = make_modern_folder(family, tmp_path / family)
+    done = subprocess.run([sys.executable, "-m", "attnviz", "translate", "--checkpoint", str(folder), "--text",
+                           "the house is big"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()
+
+
+def test_modernbert_fills_a_mask_from_the_command_line(tmp_path):
+    folder = make_modern_folder("modernbert", tmp_path / "modernbert")
+    done = subprocess.run([sys.executable, "-m", "attnviz", "fill-mask", "--checkpoint", str(folder), "--text",
+                           "the [MASK] is big ."], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip().split("\t")) >= 2
+
+
+def test_a_gemma3_image_text_folder_is_refused_in_one_sentence_naming_what_opens(tmp_path):
+    import json
+
+    from attnviz.core.hf.folder import HFFolderError, inspect_folder
+
+    folder = make_modern_folder("gemma3_text", tmp_path / "gemma3")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "model_type": "gemma3"}))
+    with pytest.raises(HFFolderError) as refused:
+        inspect_folder(folder)
+    assert "\n" not in str(refused.value) and "'gemma3_text'" in str(refused.value)
+    assert "image–text" in str(refused.value)
