@@ -236,3 +236,51 @@ def test_a_gemma3_image_text_folder_is_refused_in_one_sentence_naming_what_opens
         inspect_folder(folder)
     assert "\n" not in str(refused.value) and "'gemma3_text'" in str(refused.value)
     assert "image–text" in str(refused.value)
+
+
+@pytest.fixture(scope="module", params=DECODER_ONLY)
+def modern_decoded(request, tmp_path_factory):
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
+
+    folder = make_modern_folder(request.param, tmp_path_factory.mktemp("modern") / request.param, seed=3)
+    loaded = load_checkpoint(folder)
+    session = DecodeSession(loaded, "cpu")
+    source = session.encode("the house is big and the houses are big .")  # (longer than the window)
+    step = session.step()
+    for _ in range(2):
+        if not session.finished:
+            step = session.step()
+    return request.param, loaded, source, step
+
+
+@pytest.mark.parametrize("kind", ["enc-self", "dec-self"])
+def test_the_computation_dock_recomputes_each_twist_to_the_models_own_weights(modern_decoded, kind):
+    """The Computation chain of one query, by hand: QK-norm, RoPE with the layer's base (none in a NoPE layer),
+    soft-capped scores, the window's band, the sink — its weights equal the model's row to 1e-5."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.decoding.query_computation import compute_query
+
+    family, loaded, source, step = modern_decoded
+    kind = AttentionKind.ENCODER_SELF if kind == "enc-self" else AttentionKind.DECODER_SELF
+    queries = len(source.tokens) if kind is AttentionKind.ENCODER_SELF else len(step.query_tokens)
+    for query in {0, queries - 1}:
+        for layer in range(4):
+            for head in (0, 3):
+                comp = compute_query(loaded, source.tokens, step.query_tokens, kind, layer, head, query,
+                                     source_ids=source.ids)
+                np.testing.assert_allclose(comp.weights, comp.model_weights, atol=1e-5, err_msg=family)
+    last = compute_query(loaded, source.tokens, step.query_tokens, AttentionKind.ENCODER_SELF, 0, 0,
+                         len(source.tokens) - 1, source_ids=source.ids)
+    if family in ("qwen3", "gemma3_text", "olmo2"):
+        assert "RMSNorm(W_q a" in last.formulas.query
+    if family == "gemma2":
+        assert "tanh" in last.formulas.score
+    if family == "gpt_oss":
+        assert "sink" in last.formulas.weights and last.weights.sum() < 1 - 1e-3
+    if family in ("gemma2", "gemma3_text", "mistral", "gpt_oss"):  # layer 0 slides: 3 keys visible at the end
+        assert last.visible.sum() == WINDOW and "window" in last.formulas.weights
+    if family == "smollm3":
+        second = compute_query(loaded, source.tokens, step.query_tokens, AttentionKind.ENCODER_SELF, 1, 0, 2,
+                               source_ids=source.ids)
+        assert "no RoPE" in second.formulas.query

@@ -267,15 +267,18 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
     values = store.map(layer, head, scores=args.scores)  # (Q, K)
     rows = read.target_tokens if kind is not AttentionKind.ENCODER_SELF else read.tokens
     cols = read.tokens if kind is not AttentionKind.DECODER_SELF else read.target_tokens
+    notes = loaded.layer_notes  # (a single-stack model's: every kind is that stack's self-attention)
+    note = notes[layer] if layer < len(notes) else ""  # ("sliding window 512": the layer's own mask is its hidden)
     view = MatrixView(values, rows, cols, store.hidden(layer), kind, layer, head, args.scores,
-                      loaded.layout.kind_label(kind), stepped=False)
+                      loaded.layout.kind_label(kind), stepped=False, layer_note=note)
     name = Path(args.checkpoint).stem
     figure = NamedFigure(view.stem(), matrix_figure(view, name, None, not args.blank_masked))
     sidecar = {"attnviz_export": 1, "sentence": args.text, "source_tokens": list(read.tokens),
                "unknown_words": list(read.unknown), "truncated_from": read.truncated_from, "model": name,
                "kind": loaded.kind, "checkpoint": str(args.checkpoint), "device": str(device),
                "attention": loaded.layout.kind_label(kind),
-               "layer": layer + 1, "head": head + 1, "computed": "on demand (queries and keys of one forward pass)",
+               "layer": layer + 1, "layer_type": note or "full", "head": head + 1,
+               "computed": "on demand (queries and keys of one forward pass)",
                "query_key_bytes": store.nbytes,
                "values": "pre-softmax scores" if args.scores else "attention weights",
                "masked_cells": "blank" if args.blank_masked else "marked"}

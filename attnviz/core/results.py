@@ -38,6 +38,9 @@ class EncodedSource:
         encoder-only model's sentence or an encoder–decoder's source beyond its decoding cap): ``encoder_weights``
         and ``encoder_scores`` are None and this says its (L, H) and holds the one map computed for the view on
         show; else None.
+    layer_notes: per layer of the model's one stack, what that layer's attention does beyond the plain one
+        ("sliding window 512", "no positions", "": nothing; :mod:`attnviz.core.hf.variants`), shown in every map's
+        title; () where the model's layers are all alike.
     """
 
     text: str
@@ -54,6 +57,7 @@ class EncodedSource:
     classes: tuple[str, ...] = ()
     class_probs: np.ndarray | None = None
     on_demand: OnDemandMaps | None = None
+    layer_notes: tuple[str, ...] = ()
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)

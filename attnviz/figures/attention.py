@@ -51,6 +51,7 @@ class MatrixView:
     overlap: int = 0  # 1 where the answer's first query is the prompt's last row (no separator: sequence.overlap)
     stepped: bool | None = None  # its values change from step to step, so its name says the step (None: not
     # the encoder's; the layout says: an encoder-only model's self-attention is read again at each step)
+    layer_note: str = ""  # what its layer's attention does beyond the plain one: "sliding window 512" (EncodedSource)
 
     def query_of(self, row: int) -> tuple[AttentionKind, int]:
         """The kind and 0-based query a row of this matrix is (what the Computation panel recomputes)."""
@@ -65,12 +66,15 @@ class MatrixView:
         return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores, self.stepped)
 
     def title(self, model: str = "", step: int | None = None) -> str:
-        return figure_title(model, self.kind, layer_head(self.layer, self.head), step, self.scores, self.label,
-                            self.stepped)
+        return figure_title(model, self.kind, layer_head(self.layer, self.head, self.layer_note), step, self.scores,
+                            self.label, self.stepped)
 
 
-def layer_head(layer: int, head: int) -> str:
-    """'layer 2 · head 1' (``layer`` and ``head`` 0-based), in the interface's language."""
+def layer_head(layer: int, head: int, note: str = "") -> str:
+    """'layer 2 · head 1' (``layer`` and ``head`` 0-based), in the interface's language; with the layer's ``note``
+    'layer 2 · sliding window 512 · head 1'."""
+    if note:
+        return tr("layer {layer} · {note} · head {head}").format(layer=layer + 1, note=note, head=head + 1)
     return tr("layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
 
 
@@ -143,8 +147,21 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     layers, heads = layout.extent(kind, source, step)
     layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
     matrix = layout.matrix(kind, layer, head, source, step, scores)
-    return MatrixView(matrix.values, matrix.rows, matrix.cols, np.asarray(matrix.masked), kind, layer, head, scores,
-                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind))
+    masked = np.asarray(matrix.masked)
+    note = layer_note(source, kind, layer)
+    if note and source.on_demand is None:  # (a layer with a mask of its own: the cells the model hid, -inf scores)
+        raw = matrix.values if scores else layout.matrix(kind, layer, head, source, step, True).values
+        masked = masked | np.isneginf(raw)
+    return MatrixView(matrix.values, matrix.rows, matrix.cols, masked, kind, layer, head, scores,
+                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind), note)
+
+
+def layer_note(source: EncodedSource, kind: AttentionKind, layer: int) -> str:
+    """What layer ``layer`` (0-based) of ``kind`` does beyond the plain attention ("sliding window 512"; ""): the
+    source's notes are its model's one stack (a decoder-only or encoder-only model's, whose every kind — a
+    decoder-only model's source view too — is that stack's self-attention); an encoder–decoder has none."""
+    notes = source.layer_notes
+    return notes[layer] if 0 <= layer < len(notes) else ""
 
 
 def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:

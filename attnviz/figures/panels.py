@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Words
 from attnviz.core.results import BatchDecoding, DecodeStep, EncodedSource, KernelFit, PositionalDescription
 from attnviz.figures.attention import shown_index
@@ -44,8 +45,10 @@ def batch_padding_figure(batch: BatchDecoding) -> FigureSpec:
                       colormap=MASK_MAP, colour_bar=False, row_axis=tr("sentence"), col_axis=tr("key position"))
 
 
-def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) -> FigureSpec:
-    """The causal mask the decoder's self-attention applied at this step (None for RNN decoders)."""
+def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None, layer: int = 0) -> FigureSpec:
+    """The causal mask the decoder's self-attention applied at this step (None for RNN decoders); for a model
+    whose layers mask differently (a sliding window on some: ``source.layer_notes``), layer ``layer``'s (0-based)
+    own mask: the cells the model hid there (its recorded scores are -inf), named in the title."""
     if source is None or step is None:
         return empty_figure(tr((source.layout.words if source is not None else Words()).mask_before))
     if step.self_weights is None:
@@ -53,7 +56,18 @@ def causal_mask_figure(source: EncodedSource | None, step: DecodeStep | None) ->
     index = shown_index(step)
     assert index is not None
     mask, words = source.layout.step_mask(source, step), source.layout.words
-    return FigureSpec(mask.values, mask.rows, mask.cols, tr(words.mask_title).format(step=index + 1),
+    title = tr(words.mask_title).format(step=index + 1)
+    values = mask.values
+    if source.layer_notes:
+        kind = AttentionKind.DECODER_SELF if AttentionKind.DECODER_SELF in source.layout.kinds(source) \
+            else AttentionKind.ENCODER_SELF
+        layer = min(max(layer, 0), len(source.layer_notes) - 1)
+        scores = source.layout.matrix(kind, layer, 0, source, step, True).values
+        if scores.shape == values.shape:
+            values = np.where(np.isneginf(scores), np.float32(0), values).astype(np.float32)
+        title = tr("{title} · layer {layer} · {note}").format(title=title, layer=layer + 1,
+                                                              note=source.layer_notes[layer])
+    return FigureSpec(values, mask.rows, mask.cols, title,
                       colormap=MASK_MAP, colour_bar=False, row_axis=tr(words.mask_rows), divider=mask.divider)
 
 

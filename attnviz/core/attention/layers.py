@@ -43,6 +43,11 @@ class Chain:
     additive: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
     scale: float | None = None
     score_bias: np.ndarray | None = None
+    # today's twists (core/hf/variants.py): scores capped to c·tanh(s / c); keys within a window of the query's row
+    # (causal: j > row − window; bidirectional: |j − row| ≤ window); a learned sink logit joining the softmax
+    softcap: float | None = None
+    window: tuple[int, bool] | None = None  # (window, bidirectional)
+    sink_logit: float | None = None
 
 
 class ExplainsChain(Protocol):

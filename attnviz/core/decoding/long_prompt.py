@@ -157,7 +157,8 @@ def encode_long_prompt(loaded: LoadedModel, text: str, device: torch.device | st
     segments = None if read.segments is None else np.array(read.segments)
     encoded = EncodedSource(text, read.tokens, read.unknown, read.truncated_from, None, None,
                             np.ones(len(read.tokens), dtype=bool), layout=loaded.layout, ids=read.ids,
-                            segments=segments, on_demand=OnDemandMaps(store.num_layers, store.heads))
+                            segments=segments, on_demand=OnDemandMaps(store.num_layers, store.heads),
+                            layer_notes=loaded.layer_notes)
     return store, encoded
 
 

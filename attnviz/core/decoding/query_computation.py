@@ -247,6 +247,15 @@ def compute_query(loaded: LoadedModel, source_tokens: Sequence[str], query_token
                              model_scores=model_scores)
 
 
+def sink_softmax(scores: np.ndarray, visible: np.ndarray, sink_logit: float) -> tuple[np.ndarray, float]:
+    """The softmax over the visible keys' scores (K,) and one learned sink logit (gpt-oss) -> the keys' weights (K,)
+    (0 where not visible; they sum to 1 − p_sink) and p_sink."""
+    logits = np.append(np.where(visible, scores, -np.inf), sink_logit)
+    exp = np.exp(logits - logits.max())
+    probabilities = exp / exp.sum()
+    return probabilities[:-1], float(probabilities[-1])
+
+
 def chain_computation(module: ExplainsChain, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int,
                       query_row: int, visible: np.ndarray, weights_formula: str, *, model_kind: str,
                       kind: AttentionKind, layer: int, query_index: int, query_token: str,
@@ -267,7 +276,22 @@ def chain_computation(module: ExplainsChain, a: np.ndarray, a_keys: np.ndarray, 
         if chain.score_bias is not None:
             scores = scores + chain.score_bias
         formulas.setdefault("score", f"s_j = q·k_j / √{q.shape[0]}")
-    weights = masked_softmax(scores, visible)
+        if chain.softcap is not None:  # (Gemma 2: before the mask, as the library does)
+            scores = np.tanh(scores / chain.softcap) * chain.softcap
+    if chain.window is not None:  # (a sliding-window layer: its band, as the library's mask hides the rest)
+        window, bidirectional = chain.window
+        positions = np.arange(len(visible))
+        band = np.abs(positions - query_row) <= window if bidirectional else positions > query_row - window
+        visible = visible & band
+        weights_formula = tr("{formula}; window: {band}").format(
+            formula=weights_formula, band=tr("|j − {row}| ≤ {window}").format(row=query_row, window=window)
+            if bidirectional else tr("j > {row} − {window}").format(row=query_row, window=window))
+    if chain.sink_logit is not None:  # (gpt-oss: the sink's logit joins the softmax; its weight goes nowhere)
+        weights, sink = sink_softmax(scores, visible, chain.sink_logit)
+        weights_formula = tr("{formula}; a learned sink logit {logit:.3f} takes {share:.1%} of the row").format(
+            formula=weights_formula, logit=chain.sink_logit, share=sink)
+    else:
+        weights = masked_softmax(scores, visible)
     output = weights @ values
     return QueryComputation(
         model_kind=model_kind, kind=kind, layer=layer, head=head, query_index=query_index,

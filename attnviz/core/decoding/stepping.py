@@ -119,7 +119,8 @@ class DecodeSession(Replaying):
             text, source.words, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[0].float().cpu().numpy(),
             None if encoder is None else encoder.scores[0].float().cpu().numpy(),
-            np.ones(len(source.words), dtype=bool), layout=self.loaded.layout, ids=source.ids)
+            np.ones(len(source.words), dtype=bool), layout=self.loaded.layout, ids=source.ids,
+            layer_notes=self.loaded.layer_notes)
         return self.source
 
     def step(self, force: str | None = None) -> DecodeStep:
@@ -260,7 +261,8 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
             text, tokens, source.unknown, source.truncated_from,
             None if encoder is None else encoder.weights[b].float().cpu().numpy(),
             None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, layout=loaded.layout,
-            ids=None if source.ids is None else _padded_ids(source.ids, len(padding), loaded.src_vocab.pad_id, left)))
+            ids=None if source.ids is None else _padded_ids(source.ids, len(padding), loaded.src_vocab.pad_id, left),
+            layer_notes=loaded.layer_notes))
         hyp = search.best(b)
         steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab,
                                    first=first_query(loaded, source)))

@@ -25,6 +25,7 @@ from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import left_padded, library_rules
+from attnviz.core.hf.variants import layer_variants
 from attnviz.core.models.translation import SourceSelfAttention, StepAttention
 
 
@@ -67,6 +68,7 @@ class HFCausal(nn.Module):
         self.pad_id = pad_id
         self.architecture = architecture or architecture_of(model)
         self._attention = _layers(model, self.architecture)
+        self.variants = layer_variants(model.config, self.architecture)  # (what each layer's attention does)
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""

@@ -9,7 +9,10 @@ The styles, as the model's record (:class:`~attnviz.core.hf.folder.Architecture`
 - :class:`SeparateProjections`: ``q_proj``/``k_proj``/``v_proj`` (Marian, BART, mBART; BERT's ``query``/``key``/
   ``value``), with grouped-query heads where the record says so (query head h reads key/value head h // (H/G));
 - :class:`FusedProjections`: GPT-2's one ``c_attn`` Conv1D making [q | k | v] (weight (D, 3·D));
-- :class:`RotaryProjections`: Llama and Qwen2, separate and grouped, q and every k rotated by their positions;
+- :class:`RotaryProjections`: Llama, Qwen2 and today's decoder-only and encoder-only models, separate and grouped
+  (or Phi-3's and ModernBERT's one nn.Linear making [q | k | v]), q and every k rotated by their positions, with each
+  layer's twist (:class:`~attnviz.core.hf.variants.LayerVariant`): QK-norm before the rotation, no rotation in a
+  layer without positions, soft-capped scores, a sliding window, a learned sink;
 - :class:`RelativeBiasProjections`: T5, ``q``/``k``/``v`` with no 1/√d and a learned bias per head and relative
   distance added to every score.
 Shapes: Q queries of one call, K keys, D model width, d head width.
@@ -31,6 +34,7 @@ from attnviz.core.attention.layers import Chain, GateSource, Sink
 from attnviz.core.hf import compat
 from attnviz.core.hf.folder import Architecture
 from attnviz.core.hf.heads import gate_heads
+from attnviz.core.hf.variants import LayerVariant
 from attnviz.i18n import tr
 
 
@@ -114,15 +118,38 @@ class HFChain(ABC):
             divisor, chain.q.shape[0])}, "dot", scale=divisor)
 
 
+class _Part:
+    """Rows ``rows`` of one nn.Linear seen as a layer of their own (a fused-linear layer's q, k or v part)."""
+
+    def __init__(self, layer: Any, rows: slice):
+        self.weight = layer.weight[rows]
+        self.bias = None if layer.bias is None else layer.bias[rows]
+
+
 class SeparateProjections(HFChain):
-    """``q``, ``k`` and ``v`` layers (nn.Linear, weight (out, D)), named by the record; grouped-query heads share one
-    key/value head per group."""
+    """``q``, ``k`` and ``v`` layers (nn.Linear, weight (out, D)), named by the record — or one ``fused-linear``
+    nn.Linear making [q (H·d) | k (G·d) | v (G·d)] (Phi-3's qkv_proj, ModernBERT's Wqkv); grouped-query heads share
+    one key/value head per group."""
 
     @property
     def heads(self) -> int:
+        if self.record.projection.style == "fused-linear":
+            return int(getattr(self.module, "num_heads", 0) or 0) or self._fused_heads()[0]
         return int(self._layers()[0].weight.shape[0]) // self.head_width
 
+    def _fused_heads(self) -> tuple[int, int]:
+        """(H, G) of a fused-linear module: its config's heads (the rows are H·d + 2·G·d)."""
+        config = self.module.config
+        heads = int(config.num_attention_heads)
+        groups = int(getattr(config, "num_key_value_heads", None) or heads)
+        return heads, groups
+
     def _layers(self) -> tuple[Any, Any, Any]:
+        if self.record.projection.style == "fused-linear":
+            fused = getattr(self.module, self.record.projection.layers[0])
+            heads, groups = self._fused_heads()
+            q, kv = heads * self.head_width, groups * self.head_width
+            return _Part(fused, slice(0, q)), _Part(fused, slice(q, q + kv)), _Part(fused, slice(q + kv, q + 2 * kv))
         q, k, v = (getattr(self.module, name) for name in self.record.projection.layers)
         return q, k, v
 
@@ -175,25 +202,85 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
     return x * cos + turned * sin
 
 
+def _rotated(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
+    """RoPE on x (…, d) with angles (…, r): r = d as Llama; r < d the first r dimensions only (a partial rotary
+    factor, Phi-3's kind: the rest pass unturned)."""
+    width = cos.shape[-1]
+    if width >= x.shape[-1]:
+        return _rotate(x, cos, sin)
+    return np.concatenate([_rotate(x[..., :width], cos, sin), x[..., width:]], axis=-1)
+
+
 class RotaryProjections(SeparateProjections):
-    """Llama, Qwen2: separate, grouped projections; q and every key rotated by their positions' angles."""
+    """Llama, Qwen2 and today's rotary models: separate (or fused-linear), grouped projections; q and every key
+    normalised where the layer does QK-norm, then rotated by their positions' angles (not in a layer without
+    positions); the layer's soft-cap, window and sink (``variant``) passed on to the scoring."""
 
     rotary = True
+
+    def __init__(self, module: nn.Module, record: Architecture, cross: bool, variant: LayerVariant | None = None):
+        super().__init__(module, record, cross)
+        self.variant = variant or LayerVariant(0, rotary=True, rotary_base=10000.0)
+        self._norms: dict[str, Any] = {}
+
+    def _norm(self, name: str) -> Any:
+        """The module's ``q_norm`` or ``k_norm`` in float64 (a copy, made once)."""
+        if name not in self._norms:
+            import copy
+
+            self._norms[name] = copy.deepcopy(getattr(self.module, name)).to("cpu", torch.float64).eval()
+        return self._norms[name]
+
+    def _normed(self, name: str, x: np.ndarray, layer: Any, index: int) -> np.ndarray:
+        """QK-norm of one head's vectors x (…, d) (``index``: the head of ``layer``'s rows it is): of the head itself
+        (Qwen3, Gemma 3) or, OLMo 2, of the whole projection, the head's part taken after."""
+        norm, d = self._norm(name), self.head_width
+        with torch.no_grad():
+            if self.variant.qk_norm == "head":
+                return norm(torch.from_numpy(np.ascontiguousarray(x))).numpy()
+            whole = _numpy(layer.weight)  # (the whole projection, every head: OLMo 2 normalises across them)
+            vectors = self._inputs[name] @ whole.T + (0 if layer.bias is None else _numpy(layer.bias))
+            return norm(torch.from_numpy(vectors)).numpy()[..., index * d:(index + 1) * d]
 
     def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
                 query_row: int = 0) -> Chain:
         chain = self._projected(a, a_keys, a_values, head)
-        if not self.angles:
-            raise RuntimeError("the rotary attention module received no position angles")
-        cos = _numpy(torch.cat([c for c, _ in self.angles], dim=1)[0])
-        sin = _numpy(torch.cat([s for _, s in self.angles], dim=1)[0])
-        keys = _rotate(chain.keys, cos[: len(chain.keys)], sin[: len(chain.keys)])
-        formulas = {**chain.formulas,
-                    "query": tr("q = RoPE_m({projection}), m = {row}: rotated by its position").format(
-                        projection=chain.formulas["query"].removeprefix("q = "), row=query_row),
-                    "key": f"k_j = RoPE_j({chain.formulas['key'].removeprefix('k_j = ')})"}
-        rotated = Chain(_rotate(chain.q, cos[query_row], sin[query_row]), keys, chain.values, formulas, "dot")
-        return self._scaled(rotated)
+        variant, d = self.variant, self.head_width
+        query, keys = chain.q, chain.keys
+        query_words, key_words = chain.formulas["query"].removeprefix("q = "), \
+            chain.formulas["key"].removeprefix("k_j = ")
+        if variant.qk_norm:
+            q_layer, k_layer, _ = self._layers()
+            groups = int(k_layer.weight.shape[0]) // d
+            self._inputs = {"q_norm": a, "k_norm": a_keys}
+            query = self._normed("q_norm", query, q_layer, head)
+            keys = self._normed("k_norm", keys, k_layer, head // (self.heads // groups))
+            query_words, key_words = f"RMSNorm({query_words})", f"RMSNorm({key_words})"
+        if variant.rotary_base is not None:
+            if not self.angles:
+                raise RuntimeError("the rotary attention module received no position angles")
+            cos = _numpy(torch.cat([c for c, _ in self.angles], dim=1)[0])
+            sin = _numpy(torch.cat([s for _, s in self.angles], dim=1)[0])
+            if self.record.sinks and cos.shape[-1] * 2 == d:  # (gpt-oss: one angle per pair (i, i + d/2), not two)
+                cos, sin = np.concatenate([cos, cos], axis=-1), np.concatenate([sin, sin], axis=-1)
+            keys = _rotated(keys, cos[: len(keys)], sin[: len(keys)])
+            query = _rotated(query, cos[query_row], sin[query_row])
+            query_words = tr("RoPE_m({projection}), m = {row}: rotated by its position (base {base:,.0f})").format(
+                projection=query_words, row=query_row, base=variant.rotary_base)
+            key_words = f"RoPE_j({key_words})"
+        else:
+            query_words = tr("{projection}: this layer adds no positions (no RoPE)").format(projection=query_words)
+        formulas = {**chain.formulas, "query": f"q = {query_words}", "key": f"k_j = {key_words}"}
+        scaled = self._scaled(Chain(query, keys, chain.values, formulas, "dot"))
+        sink = None
+        if variant.sink:
+            sink = float(getattr(self.module, self.record.sinks).detach().to("cpu", torch.float64)[head])
+        score = scaled.formulas["score"]
+        if variant.softcap is not None:
+            score = tr("{score}, capped: s_j ← {cap:g}·tanh(s_j / {cap:g})").format(score=score, cap=variant.softcap)
+        window = None if variant.window is None else (variant.window, variant.bidirectional)
+        return Chain(scaled.q, scaled.keys, scaled.values, {**scaled.formulas, "score": score}, "dot",
+                     scale=scaled.scale, softcap=variant.softcap, window=window, sink_logit=sink)
 
 
 class RelativeBiasProjections(SeparateProjections):
@@ -226,6 +313,8 @@ def hf_chains(model: Any, kind: AttentionKind) -> list[HFChain]:
     if record.position_kind == "relative bias":
         return [RelativeBiasProjections(m, record, cross, modules[0]) for m in modules]
     if record.position_kind == "rotary":
-        return [RotaryProjections(m, record, cross) for m in modules]
+        variants = tuple(getattr(model, "variants", ()))  # (each layer's twist: core/hf/variants.py)
+        return [RotaryProjections(m, record, cross, variants[i] if i < len(variants) else None)
+                for i, m in enumerate(modules)]
     style = FusedProjections if record.projection.style == "fused" else SeparateProjections
     return [style(m, record, cross) for m in modules]

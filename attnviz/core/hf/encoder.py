@@ -26,6 +26,7 @@ from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
+from attnviz.core.hf.variants import layer_variants
 from attnviz.core.hf.vocab import CONTINUES, SubwordVocab, _tokenizer_errors
 from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.models.translation import SourceSelfAttention
@@ -64,6 +65,7 @@ class HFEncoder(nn.Module):
         assert where.encoder_blocks and where.encoder_self  # (an encoder-only model's record)
         blocks: Any = self.architecture.root(model).get_submodule(where.encoder_blocks)  # (an nn.ModuleList)
         self._attention = [block.get_submodule(where.encoder_self) for block in blocks]
+        self.variants = layer_variants(model.config, self.architecture)  # (what each layer's attention does)
 
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """Each layer's self-attention module (the model has no other kind)."""

@@ -17,6 +17,7 @@ from torch import nn
 from attnviz.core.layout import Capability, SequenceLayout
 from attnviz.core.models.kinds import KINDS, ModelKind
 from attnviz.core.text import Vocab
+from attnviz.i18n import tr
 
 
 @dataclass
@@ -43,6 +44,16 @@ class LoadedModel:
         if self.training.get("source") == "Hugging Face" and self.training.get("name"):
             return str(self.training["name"]).rsplit("/", 1)[-1]
         return self.path.stem if self.path else self.kind
+
+    @property
+    def layer_notes(self) -> tuple[str, ...]:
+        """Per layer of its one stack, what the layer's attention does beyond the plain one ("sliding window 512",
+        "no positions", ""), as its model reports it (a Hugging Face adapter's ``variants``:
+        :mod:`attnviz.core.hf.variants`); () where every layer is alike."""
+        variants = tuple(getattr(self.model, "variants", ()))
+        windowed = any(variant.window is not None for variant in variants)
+        notes = tuple(variant.title() or (tr("global") if windowed else "") for variant in variants)
+        return notes if any(notes) else ()
 
     @property
     def model_kind(self) -> ModelKind:

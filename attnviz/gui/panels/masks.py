@@ -29,7 +29,8 @@ class MasksPanel(QtWidgets.QWidget):
         layout.addWidget(self.causal, 2)
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
-        if not changed(old, new, "shown_source", "step", "loading", "model", "batch"):
+        if not changed(old, new, "shown_source", "step", "loading", "model", "batch") and not (
+                new.shown_source is not None and new.shown_source.layer_notes and changed(old, new, "view")):
             return
         if new.model is None and new.loading:
             self.padding.show_figure(empty_figure(tr("Loading…")))
@@ -49,4 +50,4 @@ class MasksPanel(QtWidgets.QWidget):
                                      else padding_mask_figure(new.shown_source))
         source = new.shown_source
         self.causal.set_hint(tr(source.layout.words.first_step) if source is not None and new.step is None else "")
-        self.causal.show_figure(causal_mask_figure(new.shown_source, new.step))
+        self.causal.show_figure(causal_mask_figure(new.shown_source, new.step, new.view.layer))
