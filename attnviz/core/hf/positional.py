@@ -18,6 +18,7 @@ import torch
 
 from attnviz.core.hf import compat
 from attnviz.core.hf.folder import Architecture, architecture_of
+from attnviz.core.hf.variants import LayerVariant, layer_variants
 from attnviz.core.results import PositionalDescription
 from attnviz.i18n import N_, tr
 
@@ -63,12 +64,19 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
             np.ascontiguousarray(parameter[0].detach().to("cpu", torch.float32).numpy()[:MAX_POSITIONS_DRAWN]))
     source = record.root(model).get_submodule(record.position_module)
     if record.position_kind == "rotary":
-        inv_freq = source.inv_freq.detach().to("cpu", torch.float64).numpy()
+        # a rotary embedding per layer type (Gemma 3, ModernBERT: "full_attention_inv_freq" …): the global layers'
+        per_type = "" if hasattr(source, "inv_freq") else next(
+            (f"{t}_" for t in ("full_attention", *getattr(source, "layer_types", ()))
+             if hasattr(source, f"{t}_inv_freq")), "")
+        inv_freq = getattr(source, f"{per_type}inv_freq").detach().to("cpu", torch.float64).numpy()
         longest = getattr(model.config, record.positions) if record.positions else None
         positions = min(MAX_POSITIONS_DRAWN, int(longest or 10**9))
-        table, decay = rope_curves(inv_freq, positions, float(source.attention_scaling))
-        theta = compat.rope_base(model.config)
-        kind = source.rope_type
+        table, decay = rope_curves(inv_freq, positions, float(getattr(source, f"{per_type}attention_scaling")))
+        rope_types = source.rope_type
+        kind = rope_types.get(per_type.rstrip("_"), "default") if isinstance(rope_types, dict) else rope_types
+        theta = compat.rope_base(model.config) if not per_type else next(  # (the drawn table's: a global layer's)
+            (v.rotary_base for v in layer_variants(model.config, record) if v.rotary_base is not None
+             and v.window is None), compat.rope_base(model.config))
         if kind == "default":
             note = tr("{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
                       "(pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k "
@@ -77,9 +85,10 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
             note = tr("{architecture} adds no positional encoding: RoPE rotates each query and key by its position "
                       "(pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} "
                       "scaling), so q·k depends only on how far apart they are.")
+        note = note.format(architecture=architecture, width=2 * len(inv_freq), base=theta, scaling=kind)
+        per_layer = rotation_by_layer(layer_variants(model.config, record))
         return PositionalDescription(
-            N_("rotary (RoPE)"),
-            note.format(architecture=architecture, width=2 * len(inv_freq), base=theta, scaling=kind),
+            N_("rotary (RoPE)"), f"{note} {per_layer}" if per_layer else note,
             table, (-1.0, 1.0), inv_freq.astype(np.float32), decay)
     if record.position_kind == "learned" and record.layout == "decoder-only":  # (GPT-2's one table)
         return PositionalDescription(
@@ -102,6 +111,22 @@ def describe_positions(model: Any, architecture: str) -> PositionalDescription:
         N_("learned"), tr("{architecture} adds a learned table, one vector per position, to the embeddings (the "
                           "encoder's is shown; the decoder has its own).").format(architecture=architecture),
         _weights(source, record.position_offset))
+
+
+def rotation_by_layer(variants: tuple[LayerVariant, ...]) -> str:
+    """What each layer rotates by, runs of alike layers joined ("Per layer: 1–5 RoPE base 10,000; 6 RoPE base
+    1,000,000."), where the layers differ (a base per layer type, layers without positions); "" where all are alike."""
+    said = [v.steps_of_positions() for v in variants]
+    if len(set(said)) <= 1:
+        return ""
+    runs: list[tuple[int, int, str]] = []
+    for layer, words in enumerate(said):
+        if runs and runs[-1][2] == words and runs[-1][1] == layer - 1:
+            runs[-1] = (runs[-1][0], layer, words)
+        else:
+            runs.append((layer, layer, words))
+    parts = [f"{a + 1}–{b + 1} {words}" if b > a else f"{a + 1} {words}" for a, b, words in runs]
+    return tr("Per layer: {runs}.").format(runs="; ".join(parts))
 
 
 def _relative_bias(model: Any, record: Architecture, architecture: str) -> PositionalDescription:

@@ -77,6 +77,15 @@ class LayerVariant:
             parts.append(tr("no positions"))
         return " · ".join(parts)
 
+    def steps_of_positions(self) -> str:
+        """What the layer does with positions, in words: "RoPE base 10,000", "RoPE base 150,000, yarn scaling",
+        "no positions" (the Positional dock's per-layer line)."""
+        if self.rotary_base is None:
+            return tr("no positions") if self.rotary else ""
+        if self.rotary_type == "default":
+            return tr("RoPE base {base:,.0f}").format(base=self.rotary_base)
+        return tr("RoPE base {base:,.0f}, {scaling} scaling").format(base=self.rotary_base, scaling=self.rotary_type)
+
     def steps(self) -> tuple[str, ...]:
         """The steps of the layer's score computation in order, in words (the Computation dock's chain)."""
         steps = []
