@@ -14,6 +14,9 @@ EXAMPLES_FILE = RESOURCES_DIR / "examples.txt"
 SAMPLE_IMAGES = RESOURCES_DIR / "samples"  # the image models' sample images (their README: licence, attribution)
 ICON = RESOURCES_DIR / "attnviz.svg"
 TRAINING_HISTORIES = RESOURCES_DIR / "training"  # the gallery's "watching attention learn" runs (JSON)
+# The user guide as offline HTML: docs/ built by MkDocs (mkdocs.yml) into site/, by the set-up (scripts/_env.sh) in a
+# checkout and by packaging/build.sh into the standalone app's bundle. Help ▸ User guide opens it.
+USER_GUIDE = ROOT / "site" / "index.html"
 
 
 def shipped_models() -> list[Path]:

@@ -8,6 +8,9 @@ if ! .venv/bin/python -c "import PyInstaller" 2>/dev/null; then
   echo "[attnviz] installing PyInstaller into .venv" >&2
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[packaging]"
 fi
+# The user guide travels in the bundle as offline HTML (Help ▸ User guide opens site/index.html): built strictly
+# here, whatever site/ held before
+.venv/bin/python -m mkdocs build --strict --quiet
 rm -rf dist/attnviz build/pyinstaller
 .venv/bin/python -m PyInstaller packaging/attnviz.spec --noconfirm --distpath dist --workpath build/pyinstaller \
   --log-level ERROR

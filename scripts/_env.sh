@@ -34,3 +34,8 @@ for ts in resources/i18n/*.ts; do
     .venv/bin/pyside6-lrelease -silent "$ts" -qm "$qm" >&2 || echo "[attnviz] could not compile $ts: the app reads it directly" >&2
   fi
 done
+# The user guide that Help ▸ User guide opens (site/, not committed): rebuilt whenever a page of docs/ is newer
+if [ ! -f site/index.html ] || [ -n "$(find docs mkdocs.yml scripts/mkdocs_hooks.py -newer site/index.html -print -quit)" ]; then
+  .venv/bin/python -m mkdocs build --quiet >&2 \
+    || echo "[attnviz] could not build the user guide (docs/ -> site/): its pages are in docs/" >&2
+fi

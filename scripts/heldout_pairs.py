@@ -1,6 +1,6 @@
 """Write the held-out pairs of a checkpoint's training split as ``source<TAB>reference`` lines (the split that
 ``attnviz eval --heldout`` and ``attnviz explain --heldout`` use, rebuilt from the options stored in the checkpoint):
-the input ``attnviz heads --data`` takes for the README's head-atlas numbers.
+the input ``attnviz heads --data`` takes for the head-atlas numbers of the user guide (docs/head-atlas.md).
 
     python scripts/heldout_pairs.py --checkpoint models/transformer.safetensors --data fra.txt --limit 500 > held.tsv
 

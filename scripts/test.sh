@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up (or refresh) .venv, then lint and run the whole test suite (offscreen Qt, no GPU needed).
+# Set up (or refresh) .venv, then lint, build the user guide strictly and check its links, and run the whole test
+# suite (offscreen Qt, no GPU needed).
 # pytest runs on every CPU (pytest-xdist, -n logical: one worker per CPU), a test module at a time on one worker
 # (--dist loadfile: its module fixtures are built once), the slowest modules first (tests/conftest.py).
 # mypy checks the types beside it (its half-minute overlaps the suite's start-up and its last module; its
@@ -7,6 +8,9 @@
 source "$(dirname "$0")/_env.sh"
 export QT_QPA_PLATFORM=offscreen
 .venv/bin/python -m ruff check .
+# The user guide: docs/ built by MkDocs with --strict (a warning fails), then every link of it and of README.md
+# (a page, an anchor, an image; nothing loaded from the network). About two seconds.
+.venv/bin/python scripts/check_docs.py
 types_log="$(mktemp)"
 trap 'rm -f "$types_log"' EXIT
 .venv/bin/python -m mypy >"$types_log" 2>&1 &

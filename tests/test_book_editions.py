@@ -232,8 +232,8 @@ def test_figures_edition_1_0_writes_every_file_under_its_numbers_and_the_readme_
     sidecar = json.loads((out / "attnviz-export.json").read_text(encoding="utf-8"))
     assert [f["file"] for f in sidecar["figures"]] == links
     assert [f["in_book"] for f in sidecar["figures"]] == [not e.supplementary("1.0") for e in chosen]
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    counted = re.findall(r"This writes (\d+) figures", readme)
+    guide = (Path(__file__).parents[1] / "docs" / "book-figures.md").read_text(encoding="utf-8")
+    counted = re.findall(r"This writes (\d+) figures", guide)
     assert counted == [str(len(written))] and f"wrote {len(written)} figures" in stdout
 
 

@@ -1,6 +1,6 @@
 """The columns of ``attnviz heads`` and ``attnviz explain`` are described in one place (attnviz/core/columns.py):
-the README holds those tables word for word, and COLUMNS.md is written from them (the CLI tests check each file's
-header against it)."""
+the user guide's Columns page (docs/columns.md) holds those tables word for word, and COLUMNS.md is written from
+them (the CLI tests check each file's header against it)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from pathlib import Path
 
 from attnviz.core.columns import COLUMNS, columns_file, columns_markdown, described
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+COLUMNS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "columns.md"
 
 
-def test_the_readme_holds_every_files_column_table_as_the_code_writes_it() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_guide_holds_every_files_column_table_as_the_code_writes_it() -> None:
+    text = COLUMNS_PAGE.read_text(encoding="utf-8")
     for file, _, _ in COLUMNS:
-        assert columns_markdown((file,)) in text, f"README's table of {file} differs from attnviz/core/columns.py"
+        assert columns_markdown((file,)) in text, f"docs/columns.md's table of {file} differs from core/columns.py"
 
 
 def test_columns_md_describes_the_files_asked_and_says_no_cell_is_empty() -> None:

@@ -214,3 +214,21 @@ def test_the_frozen_app_speaks_chinese_and_carries_its_font_and_catalogues(tmp_p
     done = _run("--lang", "zh_CN", "--text", "i'm home .", "--quit-when-decoded", "--settings", str(tmp_path / "s.ini"),
                 "--log", str(tmp_path / "app.log"), env={"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)})
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_frozen_app_carries_the_user_guide_with_every_link_whole():
+    """Help ▸ User guide opens the bundle's site/index.html (attnviz/paths.py: USER_GUIDE under sys._MEIPASS, the
+    _internal folder): build.sh builds the guide strictly and the spec carries it; every page, image and link of
+    it is there, and nothing is loaded from the network."""
+    import importlib.util
+
+    assert APP is not None
+    site = APP.parent / "_internal" / "site"
+    for page in ("index.html", "window.html", "images.html", "columns.html", "images/screenshot.png"):
+        assert (site / page).is_file(), page
+    spec = importlib.util.spec_from_file_location("check_docs", ROOT / "scripts" / "check_docs.py")
+    assert spec is not None and spec.loader is not None
+    check_docs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check_docs)
+    problems, checked = check_docs.site_problems(site)
+    assert problems == [] and checked > 100

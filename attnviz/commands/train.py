@@ -66,9 +66,9 @@ def add_parser(subparsers: Any) -> None:
 
     learns = "; ".join(f"{kind}: {', '.join(tasks_of(kind))}" for kind in task_kinds())
     train.add_argument("--task", choices=[*all_tasks(), MLM_TASK], help=tr("train on a generated task whose right "
-                       "alignment is known, recording the training's history (default: none, train on --data; README "
-                       "\"Watch it learn\"; {learns}); mlm: an encoder-only model on the masked words of --data's "
-                       "English").format(learns=learns))
+                       "alignment is known, recording the training's history (default: none, train on --data; the user "
+                       "guide's \"Watch it learn\"; {learns}); mlm: an encoder-only model on the masked words of "
+                       "--data's English").format(learns=learns))
     train.add_argument("--preset", choices=["tiny", "small"], help=tr("--task: the model's size (default small; "
                        "--arch changes single settings)"))
     train.add_argument("--snapshots", type=int, metavar="N", help=tr("--task: snapshots of the probe's map and the "

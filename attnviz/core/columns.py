@@ -1,6 +1,6 @@
 """What every column of the CSV files of ``attnviz heads`` and ``attnviz explain`` means: the one source of the
-``COLUMNS.md`` each command writes beside its files and of the README's tables (``tests/test_columns.py`` checks
-that the README holds them word for word and that every file's header is described here).
+``COLUMNS.md`` each command writes beside its files and of the user guide's tables (``tests/test_columns.py`` checks
+that ``docs/columns.md`` holds them word for word and that every file's header is described here).
 
 A cell that has no value says why in words (``n/a`` with the reason given here, ``none``, ``no such key``…);
 no cell is left empty.
@@ -224,7 +224,7 @@ def described(name: str) -> tuple[str, ...]:
 
 def columns_markdown(files: tuple[str, ...], translated: bool = False) -> str:
     """The Markdown description of ``files`` (a heading and a table for each): COLUMNS.md's text, in the interface's
-    language when ``translated`` (the README's tables: in English)."""
+    language when ``translated`` (the user guide's tables: in English)."""
     say = tr if translated else (lambda text: text)
     parts = []
     for file, row, columns in COLUMNS:

@@ -122,6 +122,9 @@ class Menus(QtCore.QObject):
         self.book_action.setToolTip(tr("Every attention figure of d2l.ai's attention chapters and of the "
                                        "Transformer paper, live and exportable (F1)"))
         help_menu.addAction(self.book_action)
+        self.user_guide_action = self._action(tr("&User guide…"), self._on_user_guide_triggered)
+        self.user_guide_action.setToolTip(tr("The manual, a page per topic, in your web browser (offline)"))
+        help_menu.addAction(self.user_guide_action)
         help_menu.addAction(self._action(tr("&Keyboard shortcuts…"), self._on_shortcuts_triggered, "Ctrl+F1"))
         help_menu.addAction(self._action(tr("&About attnviz"), self._on_about_triggered))
         self.toolbar = window.addToolBar(tr("Main"))
@@ -247,6 +250,11 @@ class Menus(QtCore.QObject):
         dialog = ShortcutsDialog(self.window.menuBar(), self.window)
         dialog.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
+
+    def _on_user_guide_triggered(self) -> None:
+        from attnviz.gui.user_guide import open_user_guide
+
+        open_user_guide(self.window)
 
     def _on_about_triggered(self) -> None:
         versions = " · ".join(f"{name} {_package_version(name)}"

@@ -71,7 +71,7 @@
 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="126"/>
+        <location filename="../../attnviz/gui/menus.py" line="129"/>
         <source>&amp;About attnviz</source>
         <translation>关于 attnviz(&amp;A)</translation>
     </message>
@@ -111,7 +111,7 @@
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="125"/>
+        <location filename="../../attnviz/gui/menus.py" line="128"/>
         <source>&amp;Keyboard shortcuts…</source>
         <translation>键盘快捷键(&amp;K)…</translation>
     </message>
@@ -121,7 +121,7 @@
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="185"/>
+        <location filename="../../attnviz/gui/menus.py" line="188"/>
         <source>&amp;Larger text</source>
         <translation>放大文字(&amp;L)</translation>
     </message>
@@ -131,7 +131,7 @@
         <translation>课堂视图(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="189"/>
+        <location filename="../../attnviz/gui/menus.py" line="192"/>
         <source>&amp;Normal text size</source>
         <translation>正常文字大小(&amp;N)</translation>
     </message>
@@ -151,7 +151,7 @@
         <translation>播放或暂停(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="181"/>
+        <location filename="../../attnviz/gui/menus.py" line="184"/>
         <source>&amp;Presentation mode</source>
         <translation>演示模式(&amp;P)</translation>
     </message>
@@ -179,6 +179,11 @@
         <location filename="../../attnviz/gui/menus.py" line="75"/>
         <source>&amp;Step</source>
         <translation>单步(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/menus.py" line="125"/>
+        <source>&amp;User guide…</source>
+        <translation>用户指南(&amp;U)…</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="111"/>
@@ -875,7 +880,7 @@
         <translation>a：查询 {token!r} 的输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="258"/>
+        <location filename="../../attnviz/gui/menus.py" line="266"/>
         <source>About attnviz</source>
         <translation>关于 attnviz</translation>
     </message>
@@ -1366,7 +1371,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="225"/>
+        <location filename="../../attnviz/gui/menus.py" line="228"/>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -2452,17 +2457,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="182"/>
+        <location filename="../../attnviz/gui/menus.py" line="185"/>
         <source>Every text of the window at {scale:.0%}, readable on a projector (exported figures keep their size)</source>
         <translation>窗口中的所有文字放大到 {scale:.0%}，投影时也能看清（导出的图保持原尺寸）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="186"/>
+        <location filename="../../attnviz/gui/menus.py" line="189"/>
         <source>Every text of the window larger (Ctrl+=)</source>
         <translation>放大窗口中的所有文字（Ctrl+=）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="188"/>
+        <location filename="../../attnviz/gui/menus.py" line="191"/>
         <source>Every text of the window smaller (Ctrl+-)</source>
         <translation>缩小窗口中的所有文字（Ctrl+-）</translation>
     </message>
@@ -3421,7 +3426,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="255"/>
+        <location filename="../../attnviz/gui/menus.py" line="263"/>
         <source>Licence: MIT.</source>
         <translation>许可证：MIT。</translation>
     </message>
@@ -3513,7 +3518,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="127"/>
+        <location filename="../../attnviz/gui/menus.py" line="130"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -3958,6 +3963,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/resume.py" line="107"/>
         <source>no training state at {path}: there is nothing to resume (a run writes it after each epoch and removes it when its schedule is done)</source>
         <translation>{path} 处没有训练状态：没有可继续的运行（训练在每个迭代周期结束后写入状态，并在整个调度完成后删除它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/user_guide.py" line="24"/>
+        <source>No web browser could open the user guide: open {path} in one.</source>
+        <translation>没有网页浏览器能打开用户指南：请用浏览器打开 {path}。</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/fill_mask.py" line="44"/>
@@ -5187,7 +5197,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运行到结束</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="187"/>
+        <location filename="../../attnviz/gui/menus.py" line="190"/>
         <source>S&amp;maller text</source>
         <translation>缩小文字(&amp;M)</translation>
     </message>
@@ -5341,7 +5351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>看见注意力。不带命令时打开桌面应用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="254"/>
+        <location filename="../../attnviz/gui/menus.py" line="262"/>
         <source>See attention: step a decoder and watch its attention.</source>
         <translation>看见注意力：单步运行解码器，观察它的注意力。</translation>
     </message>
@@ -6014,7 +6024,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="190"/>
+        <location filename="../../attnviz/gui/menus.py" line="193"/>
         <source>Text at the size the system sets (Ctrl+0)</source>
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
@@ -6029,7 +6039,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="204"/>
+        <location filename="../../attnviz/gui/menus.py" line="207"/>
         <source>Text size {scale:.0%}</source>
         <translation>文字大小 {scale:.0%}</translation>
     </message>
@@ -6339,6 +6349,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/batch.py" line="111"/>
         <source>The longest ({width} tokens): no padding. Choose a shorter sentence to see masked keys.</source>
         <translation>最长的句子（{width} 个词元）：没有填充。选择较短的句子以查看被掩蔽的键。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/menus.py" line="126"/>
+        <source>The manual, a page per topic, in your web browser (offline)</source>
+        <translation>使用手册，每个主题一页，在网页浏览器中打开（离线）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="504"/>
@@ -6757,6 +6772,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/user_guide.py" line="19"/>
+        <source>The user guide is not built in this copy of attnviz ({path} is missing): bash scripts/run.sh builds it, and its pages can be read in the repository's docs folder.</source>
+        <translation>这份 attnviz 中没有构建好的用户指南（缺少 {path}）：运行 bash scripts/run.sh 即可构建；也可以直接阅读代码仓库 docs 文件夹中的页面。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="262"/>
         <source>the view's kind must be one of: {names}</source>
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
@@ -7068,8 +7088,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/train.py" line="68"/>
-        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; README "Watch it learn"; {learns}); mlm: an encoder-only model on the masked words of --data's English</source>
-        <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见 README“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
+        <source>train on a generated task whose right alignment is known, recording the training's history (default: none, train on --data; the user guide's "Watch it learn"; {learns}); mlm: an encoder-only model on the masked words of --data's English</source>
+        <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见用户指南“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="575"/>
@@ -7236,7 +7256,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译 --text，或逐行翻译标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/menus.py" line="256"/>
+        <location filename="../../attnviz/gui/menus.py" line="264"/>
         <source>Translation models are trained on English–French sentence pairs from the Tatoeba Project (tatoeba.org, CC-BY 2.0 FR), packaged by manythings.org/anki.</source>
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>

@@ -27,7 +27,7 @@ from attnviz.core.models.translation import TranslationModel
 from attnviz.core.text import preprocess
 from attnviz.i18n import tr
 
-PERCENTS = (10, 20, 40, 60)  # the shares of heads pruned that Michel et al. 2019 discuss (and the README quotes)
+PERCENTS = (10, 20, 40, 60)  # the shares of heads pruned that Michel et al. 2019 discuss (docs/head-atlas.md too)
 
 
 @dataclass(frozen=True)

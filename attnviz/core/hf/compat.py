@@ -20,7 +20,8 @@ release to the next:
 
 No other module of attnviz names one of them (tests/test_hf_compat.py checks). ``TESTED`` is the range of releases
 that the tests comparing attnviz with the library's own ``generate`` and ``output_attentions`` (tests/test_hf_*.py)
-passed with: they are the upgrade gate (README, "Checking a new transformers release"). :func:`unsupported` says
+passed with: they are the upgrade gate (docs/huggingface.md: "Checking a new transformers
+release"). :func:`unsupported` says
 in one sentence what does not work with the installed transformers — a release outside ``TESTED``, or one of the
 names above missing —; opening a folder refuses with it (:func:`attnviz.core.hf.load.load_hf_folder`, whose
 refusals the window and the CLI show), and each function here raises the same sentence, not an AttributeError,
