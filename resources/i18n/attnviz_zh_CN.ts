@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="137"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -250,7 +250,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="395"/>
+        <location filename="../../attnviz/commands/export.py" line="398"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -281,7 +281,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="355"/>
+        <location filename="../../attnviz/commands/export.py" line="358"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -326,7 +326,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="340"/>
+        <location filename="../../attnviz/commands/export.py" line="343"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -366,7 +366,7 @@
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="353"/>
+        <location filename="../../attnviz/commands/export.py" line="356"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -381,7 +381,7 @@
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="385"/>
+        <location filename="../../attnviz/commands/export.py" line="388"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -467,7 +467,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="359"/>
+        <location filename="../../attnviz/commands/export.py" line="362"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -503,12 +503,12 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="309"/>
+        <location filename="../../attnviz/commands/export.py" line="312"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="295"/>
+        <location filename="../../attnviz/commands/export.py" line="298"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -528,7 +528,7 @@
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="347"/>
+        <location filename="../../attnviz/commands/export.py" line="350"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -610,12 +610,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="343"/>
+        <location filename="../../attnviz/commands/export.py" line="346"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="443"/>
+        <location filename="../../attnviz/commands/export.py" line="446"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -932,7 +932,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="31"/>
+        <location filename="../../attnviz/figures/panels.py" line="32"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
@@ -943,8 +943,8 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="401"/>
-        <location filename="../../attnviz/figures/attention.py" line="183"/>
+        <location filename="../../attnviz/commands/export.py" line="404"/>
+        <location filename="../../attnviz/figures/attention.py" line="200"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
@@ -1176,12 +1176,12 @@
         <translation>查询在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="152"/>
+        <location filename="../../attnviz/figures/panels.py" line="166"/>
         <source>Attention weights of the query x = {x:.2f} over the training points</source>
         <translation>查询 x = {x:.2f} 在训练样本上的注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="114"/>
+        <location filename="../../attnviz/figures/panels.py" line="128"/>
         <source>Attention weights, {model}</source>
         <translation>注意力权重，{model}</translation>
     </message>
@@ -1297,7 +1297,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="461"/>
+        <location filename="../../attnviz/commands/export.py" line="464"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1320,8 +1320,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="422"/>
-        <location filename="../../attnviz/commands/export.py" line="479"/>
+        <location filename="../../attnviz/commands/export.py" line="425"/>
+        <location filename="../../attnviz/commands/export.py" line="482"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1531,6 +1531,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/variants.py" line="74"/>
+        <source>bidirectional window ±{window}</source>
+        <translation>双向窗口 ±{window}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="360"/>
         <source>billions of operations</source>
         <translation>运算量（十亿次）</translation>
@@ -1591,7 +1596,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>书中图表 — attnviz</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="119"/>
+        <location filename="../../attnviz/figures/panels.py" line="133"/>
         <location filename="../../attnviz/gallery.py" line="187"/>
         <source>boxcar</source>
         <translation>矩形</translation>
@@ -1860,7 +1865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>置信度：平均最大权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="120"/>
+        <location filename="../../attnviz/figures/panels.py" line="134"/>
         <location filename="../../attnviz/gallery.py" line="188"/>
         <source>constant</source>
         <translation>常数</translation>
@@ -2118,7 +2123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅解码器 Transformer（GPT 式），以续写的方式翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="43"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="44"/>
         <source>decoding as generate does</source>
         <translation>按 generate 的规则解码</translation>
     </message>
@@ -2165,7 +2170,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="108"/>
+        <location filename="../../attnviz/core/results.py" line="112"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
@@ -2198,7 +2203,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>逐层距离</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="123"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="148"/>
         <source>distance key − query</source>
         <translation>距离（键 − 查询）</translation>
     </message>
@@ -2283,7 +2288,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="327"/>
         <source>each layer of this {kind}</source>
         <translation>此 {kind} 的每一层</translation>
     </message>
@@ -2360,7 +2365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>熵 {value:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="119"/>
+        <location filename="../../attnviz/figures/panels.py" line="133"/>
         <source>epanechnikov</source>
         <translation>Epanechnikov</translation>
     </message>
@@ -2452,7 +2457,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个已记录的步骤（不只是当前显示的一步）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="243"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="244"/>
         <source>every sentence of a batch needs at least one word</source>
         <translation>批量中的每个句子至少需要一个词</translation>
     </message>
@@ -2765,7 +2770,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="119"/>
+        <location filename="../../attnviz/figures/panels.py" line="133"/>
         <source>gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -2783,6 +2788,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/panels.py" line="230"/>
         <source>Give two or more sentences (one per line) to decode them as one batch.</source>
         <translation>请输入两个或更多句子（每行一个），以作为一个批量解码。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/loaded.py" line="55"/>
+        <source>global</source>
+        <translation>全局</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="35"/>
@@ -2822,8 +2832,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="167"/>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="303"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="124"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="327"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="149"/>
         <source>head</source>
         <translation>头</translation>
     </message>
@@ -2840,7 +2850,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="186"/>
+        <location filename="../../attnviz/figures/attention.py" line="203"/>
         <location filename="../../attnviz/figures/image.py" line="99"/>
         <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
@@ -2869,7 +2879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="99"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="103"/>
         <source>heads of this model cannot be switched off (its attention modules have no gates)</source>
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
@@ -3108,12 +3118,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="288"/>
+        <source>j &gt; {row} − {window}</source>
+        <translation>j &gt; {row} − {window}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/train.py" line="63"/>
         <source>JSON of model settings, e.g. '{"num_decoder_layers": 3}' (default: the kind's standard model, models/MODELS.md)</source>
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention/layers.py" line="107"/>
+        <location filename="../../attnviz/core/attention/layers.py" line="112"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -3169,7 +3184,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各种核的并列对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="44"/>
+        <location filename="../../attnviz/figures/panels.py" line="45"/>
         <source>key position</source>
         <translation>键位置</translation>
     </message>
@@ -3252,7 +3267,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="165"/>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="325"/>
         <location filename="../../attnviz/figures/heads.py" line="42"/>
         <source>layer</source>
         <translation>层</translation>
@@ -3264,15 +3279,15 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="662"/>
-        <location filename="../../attnviz/figures/attention.py" line="185"/>
+        <location filename="../../attnviz/figures/attention.py" line="202"/>
         <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="401"/>
+        <location filename="../../attnviz/commands/export.py" line="404"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
-        <location filename="../../attnviz/figures/attention.py" line="74"/>
+        <location filename="../../attnviz/figures/attention.py" line="78"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
@@ -3280,6 +3295,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/learning/history.py" line="25"/>
         <source>layer {layer} · mean of {heads} heads</source>
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/attention.py" line="77"/>
+        <source>layer {layer} · {note} · head {head}</source>
+        <translation>第 {layer} 层 · {note} · 第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="169"/>
@@ -3327,14 +3347,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数：RNN 的 GRU 层数；Transformer 的编码器和解码器各自的层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="102"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="60"/>
-        <location filename="../../attnviz/core/hf/positional.py" line="86"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="111"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="61"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
         <source>learned</source>
         <translation>可学习</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="22"/>
+        <location filename="../../attnviz/figures/panels.py" line="23"/>
         <source>Learned PE: {positions} positions × {width} dims</source>
         <translation>可学习位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -3491,8 +3511,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="248"/>
-        <location filename="../../attnviz/gui/panels/masks.py" line="35"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
+        <location filename="../../attnviz/gui/panels/masks.py" line="37"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
@@ -3843,7 +3863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 f(x) = 2 sin x + x^0.8 上的 Nadaraya-Watson 核回归（50 个带噪声的点）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="144"/>
+        <location filename="../../attnviz/figures/panels.py" line="158"/>
         <source>Nadaraya–Watson predictions ({kernel} kernel, h = {bandwidth:.2f})</source>
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
@@ -3889,7 +3909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="52"/>
+        <location filename="../../attnviz/figures/panels.py" line="55"/>
         <source>No causal mask: this RNN decoder reads its prefix through its state</source>
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
@@ -3945,9 +3965,15 @@ Install them with:  sudo apt-get install {packages}
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="96"/>
+        <location filename="../../attnviz/figures/panels.py" line="110"/>
         <source>No position vectors to compare: this model adds a bias to the scores instead</source>
         <translation>没有可比较的位置向量：此模型改为在评分上加偏置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/variants.py" line="77"/>
+        <location filename="../../attnviz/core/hf/variants.py" line="84"/>
+        <source>no positions</source>
+        <translation>无位置</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="236"/>
@@ -3975,14 +4001,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="150"/>
+        <location filename="../../attnviz/figures/panels.py" line="164"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="71"/>
         <source>non-parametric</source>
         <translation>非参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="125"/>
+        <location filename="../../attnviz/figures/panels.py" line="139"/>
         <source>non-parametric ({kernel}, h = {bandwidth:.2f})</source>
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
@@ -4390,7 +4416,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将句子填充到最长句子的长度并一起解码（贪心搜索）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="29"/>
+        <location filename="../../attnviz/figures/panels.py" line="30"/>
         <source>Padding mask</source>
         <translation>填充掩码</translation>
     </message>
@@ -4400,12 +4426,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量的填充掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="43"/>
+        <location filename="../../attnviz/figures/panels.py" line="44"/>
         <source>Padding mask of the batch: valid lengths {lengths}</source>
         <translation>批量的填充掩码：有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="32"/>
+        <location filename="../../attnviz/figures/panels.py" line="33"/>
         <source>Padding mask: valid length {length}</source>
         <translation>填充掩码：有效长度 {length}</translation>
     </message>
@@ -4435,13 +4461,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数量（约）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="151"/>
+        <location filename="../../attnviz/figures/panels.py" line="165"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
         <source>parametric</source>
         <translation>带参数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="142"/>
+        <location filename="../../attnviz/figures/panels.py" line="156"/>
         <source>parametric (learned w = {w:.2f})</source>
         <translation>带参数（学到的 w = {w:.2f}）</translation>
     </message>
@@ -4451,7 +4477,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（学到的 w）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="108"/>
+        <location filename="../../attnviz/figures/panels.py" line="122"/>
         <source>parametric (w = {w:.2f})</source>
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
@@ -4553,12 +4579,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="101"/>
+        <location filename="../../attnviz/figures/panels.py" line="115"/>
         <source>PE · PEᵀ: similarity of positions</source>
         <translation>PE · PEᵀ：位置之间的相似度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="71"/>
+        <location filename="../../attnviz/figures/panels.py" line="85"/>
         <source>PE: {positions} positions × {width} dims</source>
         <translation>位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -4566,6 +4592,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/train.py" line="55"/>
         <source>peak learning rate (default: {rates}; kernel-regression {kernel_rate:g})</source>
         <translation>峰值学习率（默认：{rates}；核回归为 {kernel_rate:g}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="129"/>
+        <source>Per layer: {runs}.</source>
+        <translation>逐层：{runs}。</translation>
     </message>
     <message>
         <location filename="../../attnviz/render/figure_files.py" line="46"/>
@@ -4621,9 +4652,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="107"/>
-        <location filename="../../attnviz/figures/panels.py" line="73"/>
-        <location filename="../../attnviz/figures/panels.py" line="102"/>
+        <location filename="../../attnviz/core/results.py" line="111"/>
+        <location filename="../../attnviz/figures/panels.py" line="87"/>
+        <location filename="../../attnviz/figures/panels.py" line="116"/>
         <source>position</source>
         <translation>位置</translation>
     </message>
@@ -4684,7 +4715,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="94"/>
+        <location filename="../../attnviz/figures/attention.py" line="98"/>
         <source>pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
@@ -4817,17 +4848,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>套头衫</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="192"/>
-        <source>q = RoPE_m({projection}), m = {row}: rotated by its position</source>
-        <translation>q = RoPE_m({projection})，m = {row}：按其位置旋转</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/attention/layers.py" line="106"/>
+        <location filename="../../attnviz/core/attention/layers.py" line="111"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="191"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -4894,7 +4920,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="136"/>
+        <location filename="../../attnviz/figures/panels.py" line="150"/>
         <source>query x = {x:.2f}</source>
         <translation>查询 x = {x:.2f}</translation>
     </message>
@@ -5018,7 +5044,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取 {image}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="44"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="45"/>
         <source>recording attention</source>
         <translation>记录注意力</translation>
     </message>
@@ -5033,12 +5059,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="118"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="143"/>
         <source>relative bias</source>
         <translation>相对偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="86"/>
+        <location filename="../../attnviz/figures/panels.py" line="100"/>
         <source>Relative position bias: {width} heads × distances {first}…{last}</source>
         <translation>相对位置偏置：{width} 个头 × 距离 {first}…{last}</translation>
     </message>
@@ -5167,12 +5193,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开需要编码器层：此模型没有</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="76"/>
+        <location filename="../../attnviz/figures/panels.py" line="90"/>
         <source>RoPE angles: sin, cos of m·θ_i, {positions} positions × {width} dims</source>
         <translation>RoPE 角度：m·θ_i 的 sin、cos，{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
+        <location filename="../../attnviz/core/hf/variants.py" line="86"/>
+        <source>RoPE base {base:,.0f}</source>
+        <translation>RoPE 基数 {base:,.0f}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/variants.py" line="87"/>
+        <source>RoPE base {base:,.0f}, {scaling} scaling</source>
+        <translation>RoPE 基数 {base:,.0f}，{scaling} 缩放</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/chains.py" line="268"/>
+        <source>RoPE_m({projection}), m = {row}: rotated by its position (base {base:,.0f})</source>
+        <translation>RoPE_m({projection})，m = {row}：按其位置旋转（基数 {base:,.0f}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/positional.py" line="91"/>
         <source>rotary (RoPE)</source>
         <translation>旋转（RoPE）</translation>
     </message>
@@ -5202,7 +5243,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="214"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="301"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -5384,7 +5425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力：n²·d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="44"/>
+        <location filename="../../attnviz/figures/panels.py" line="45"/>
         <source>sentence</source>
         <translation>句子</translation>
     </message>
@@ -5586,12 +5627,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="106"/>
         <source>sinusoidal</source>
         <translation>正弦</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="21"/>
+        <location filename="../../attnviz/figures/panels.py" line="22"/>
         <source>Sinusoidal PE: {positions} positions × {width} dims</source>
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -5609,6 +5650,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/positional.py" line="184"/>
         <source>Skipped {problems}</source>
         <translation>已跳过 {problems}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/variants.py" line="75"/>
+        <source>sliding window {window}</source>
+        <translation>滑动窗口 {window}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="49"/>
@@ -5855,7 +5901,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}{score} {value:.1f} %{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="92"/>
+        <location filename="../../attnviz/figures/attention.py" line="96"/>
         <location filename="../../attnviz/render/figure_painter.py" line="215"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
@@ -5971,7 +6017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T恤/上衣</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="45"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="46"/>
         <source>T5's relative position bias</source>
         <translation>T5 的相对位置偏置</translation>
     </message>
@@ -6013,7 +6059,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 MSE</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="115"/>
+        <location filename="../../attnviz/figures/panels.py" line="129"/>
         <source>test x (queries)</source>
         <translation>测试 x（查询）</translation>
     </message>
@@ -6262,7 +6308,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要读取的图像（图像模型）：每个层 × 头的注意力图，以及 [CLS] 在图像上的注意力和注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="304"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="328"/>
         <source>the image's positions</source>
         <translation>图像的位置</translation>
     </message>
@@ -6384,12 +6430,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="238"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="240"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="173"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="174"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
@@ -6426,7 +6472,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="293"/>
-        <location filename="../../attnviz/core/hf/load.py" line="152"/>
+        <location filename="../../attnviz/core/hf/load.py" line="154"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
@@ -6582,7 +6628,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="176"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="178"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6697,7 +6743,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="166"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="168"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
@@ -6767,7 +6813,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="178"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="180"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6946,13 +6992,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有编码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="98"/>
-        <location filename="../../attnviz/figures/panels.py" line="66"/>
+        <location filename="../../attnviz/figures/panels.py" line="112"/>
+        <location filename="../../attnviz/figures/panels.py" line="80"/>
         <source>This model has no positional encoding</source>
         <translation>此模型没有位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="65"/>
+        <location filename="../../attnviz/figures/panels.py" line="79"/>
         <source>This model has no positional encoding table</source>
         <translation>此模型没有位置编码表</translation>
     </message>
@@ -6984,7 +7030,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此源句有 {tokens} 个词元：注意力视图中编码器的图逐个按需计算，此长度下不翻译（目标的图可用 attnviz export --prompt-map --target 导出）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="301"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="325"/>
         <source>this {kind}</source>
         <translation>这个 {kind}</translation>
     </message>
@@ -7145,7 +7191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="139"/>
+        <location filename="../../attnviz/figures/panels.py" line="153"/>
         <location filename="../../attnviz/gallery.py" line="121"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>training points</source>
@@ -7172,13 +7218,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="153"/>
+        <location filename="../../attnviz/figures/panels.py" line="167"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="84"/>
         <source>training x</source>
         <translation>训练 x</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="115"/>
+        <location filename="../../attnviz/figures/panels.py" line="129"/>
         <source>training x (keys)</source>
         <translation>训练 x（键）</translation>
     </message>
@@ -7241,12 +7287,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用于视觉的 Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="126"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="127"/>
         <source>transformers {version} has no {name}, which attnviz needs for {purpose}: opening Hugging Face models is unsupported with it (attnviz is tested with transformers {tested})</source>
         <translation>transformers {version} 没有 attnviz 用于{purpose}的 {name}：此版本不支持打开 Hugging Face 模型（attnviz 测试过的是 transformers {tested}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/compat.py" line="141"/>
+        <location filename="../../attnviz/core/hf/compat.py" line="142"/>
         <source>transformers {version} is installed, but attnviz is tested with transformers {tested} only: opening Hugging Face models is unsupported with it</source>
         <translation>已安装的是 transformers {version}，而 attnviz 只在 transformers {tested} 上测试过：此版本不支持打开 Hugging Face 模型</translation>
     </message>
@@ -7277,7 +7323,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>裤子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="140"/>
+        <location filename="../../attnviz/figures/panels.py" line="154"/>
         <location filename="../../attnviz/gallery.py" line="122"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
@@ -7485,7 +7531,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="165"/>
-        <location filename="../../attnviz/figures/panels.py" line="153"/>
+        <location filename="../../attnviz/figures/panels.py" line="167"/>
         <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
         <source>weight</source>
         <translation>权重</translation>
@@ -7639,8 +7685,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="206"/>
-        <location filename="../../attnviz/commands/export.py" line="285"/>
-        <location filename="../../attnviz/commands/export.py" line="363"/>
+        <location filename="../../attnviz/commands/export.py" line="288"/>
+        <location filename="../../attnviz/commands/export.py" line="366"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7715,57 +7761,57 @@ Install them with:  sudo apt-get install {packages}
         <translation>你自己的文件（TSV）…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="215"/>
+        <location filename="../../attnviz/core/hf/load.py" line="217"/>
         <source>{amount:,.1f} {unit}</source>
         <translation>{amount:,.1f} {unit}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="97"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="106"/>
         <source>{architecture} adds a fixed sinusoidal table to the embeddings (sines in the first half of the dimensions, cosines in the second: the book's interleaved columns, reordered).</source>
         <translation>{architecture} 将一张固定的正弦表加到嵌入上（前一半维度为正弦，后一半为余弦：即书中交错排列的列，重新排序）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="86"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="95"/>
         <source>{architecture} adds a learned table, one vector per position (wpe), to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量，即 wpe）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="102"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="111"/>
         <source>{architecture} adds a learned table, one vector per position, to the embeddings (the encoder's is shown; the decoder has its own).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到嵌入上（显示的是编码器的表；解码器有自己的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="91"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="100"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings (position 0 is its row {offset}, after the padding id; the rows before it are not drawn).</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上（位置 0 是表的第 {offset} 行，在填充 id 之后；之前的行不画出）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="90"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="99"/>
         <source>{architecture} adds a learned table, one vector per position, to the token embeddings.</source>
         <translation>{architecture} 将一张学习得到的表（每个位置一个向量）加到词元嵌入上。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="60"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="61"/>
         <source>{architecture} adds a learned vector per position to its inputs' embeddings — its special tokens' first, then each patch's, row by row (a table of {rows} rows).</source>
         <translation>{architecture} 为每个位置学一个向量，加到输入的嵌入上——先是特殊词元的，然后逐行是每个图块的（一张 {rows} 行的表）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="118"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="143"/>
         <source>{architecture} adds no position vectors: each head adds a learned number to the score of every query–key pair, chosen by their distance (one of {buckets} buckets: exact when near, logarithmic when far; the encoder's is drawn, the decoder has its own).</source>
         <translation>{architecture} 不添加位置向量：每个头为每一对查询–键的评分加上一个学习得到的数，按两者的距离选取（{buckets} 个桶之一：距离近时精确，远时按对数划分；绘制的是编码器的，解码器有自己的）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="73"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="81"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/positional.py" line="77"/>
+        <location filename="../../attnviz/core/hf/positional.py" line="85"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="446"/>
+        <location filename="../../attnviz/commands/export.py" line="449"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -7817,7 +7863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{name} 没有分类头，因此不给出类别（attnviz heads --data 可显示它在一个图像文件夹上的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="212"/>
+        <location filename="../../attnviz/core/hf/load.py" line="214"/>
         <source>{count:,} bytes</source>
         <translation>{count:,} 字节</translation>
     </message>
@@ -7827,7 +7873,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="222"/>
+        <location filename="../../attnviz/core/hf/load.py" line="224"/>
         <source>{count:,} numbers</source>
         <translation>{count:,} 个数值</translation>
     </message>
@@ -7902,7 +7948,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="415"/>
+        <location filename="../../attnviz/commands/export.py" line="418"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -7944,6 +7990,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/heads/image_atlas.py" line="47"/>
         <source>{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)</source>
         <translation>{folder}：其中没有图像（PNG、JPEG、WebP、BMP 或 GIF 文件）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="291"/>
+        <source>{formula}; a learned sink logit {logit:.3f} takes {share:.1%} of the row</source>
+        <translation>{formula}；学到的汇聚对数几率 {logit:.3f} 占该行的 {share:.1%}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="286"/>
+        <source>{formula}; window: {band}</source>
+        <translation>{formula}；窗口：{band}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="125"/>
@@ -8012,7 +8068,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} 不能在生成的任务上训练；请从 {kinds} 中选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/stepping.py" line="238"/>
+        <location filename="../../attnviz/core/decoding/stepping.py" line="239"/>
         <location filename="../../attnviz/core/decoding/stepping.py" line="77"/>
         <source>{kind} is not a translation model</source>
         <translation>{kind} 不是翻译模型</translation>
@@ -8034,7 +8090,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} 在 {task} 上训练：{parameters:,} 个参数，{epochs} 个迭代周期，每个迭代周期 {steps} 步；Ctrl-C 停止并保存</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="80"/>
+        <location filename="../../attnviz/figures/panels.py" line="94"/>
         <source>{kind} PE: {positions} positions × {width} dims</source>
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
@@ -8095,7 +8151,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{message}。{then}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="223"/>
+        <location filename="../../attnviz/core/hf/load.py" line="225"/>
         <source>{millions:,.1f} million numbers</source>
         <translation>{millions:,.1f} 百万个数值</translation>
     </message>
@@ -8121,7 +8177,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
-        <location filename="../../attnviz/core/hf/seq2seq.py" line="131"/>
+        <location filename="../../attnviz/core/hf/seq2seq.py" line="132"/>
         <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
         <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
     </message>
@@ -8254,7 +8310,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="261"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="263"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -8335,7 +8391,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="183"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="185"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -8425,7 +8481,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="440"/>
+        <location filename="../../attnviz/commands/export.py" line="443"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8455,12 +8511,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="390"/>
+        <location filename="../../attnviz/commands/export.py" line="393"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="388"/>
+        <location filename="../../attnviz/commands/export.py" line="391"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8641,12 +8697,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="320"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="348"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="89"/>
+        <location filename="../../attnviz/core/hf/load.py" line="91"/>
         <source>{path}: attnviz does not step {architecture} models yet; it steps {names}</source>
         <translation>{path}：attnviz 尚不能单步解码 {architecture} 模型；它能单步解码 {names}</translation>
     </message>
@@ -8663,7 +8719,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="350"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="378"/>
         <location filename="../../attnviz/core/images.py" line="66"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -8715,8 +8771,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="420"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="478"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="448"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="506"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -8746,18 +8802,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：safetensors 文件头有 {mb:,.0f} MB；真实的文件头不到 1 MB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="313"/>
-        <location filename="../../attnviz/core/hf/load.py" line="342"/>
+        <location filename="../../attnviz/core/hf/load.py" line="315"/>
+        <location filename="../../attnviz/core/hf/load.py" line="344"/>
         <source>{path}: has a token of id {id!r}, beyond the model's {count:,} token ids</source>
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="285"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="315"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -8767,12 +8823,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="386"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="414"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="281"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="309"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -8812,12 +8868,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：含有 config.json 没有描述的权重（{names}）：它们不属于这个模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="157"/>
+        <location filename="../../attnviz/core/hf/load.py" line="159"/>
         <source>{path}: holds {size} of weights, too few for the {numbers} config.json describes; attnviz does not start a model with made-up weights</source>
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="410"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="438"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
@@ -8847,7 +8903,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="254"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="278"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -8883,8 +8939,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="258"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="432"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="282"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="460"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -8950,7 +9006,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：大小为 {mb:,.0f} MB，超过任何真实的 {name}（最多 {most:,.0f} MB）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="357"/>
+        <location filename="../../attnviz/core/hf/load.py" line="359"/>
         <source>{path}: its config names no end-of-text token or decoder start token</source>
         <translation>{path}：其配置没有指明文本结束词元或解码器起始词元</translation>
     </message>
@@ -9056,7 +9112,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="266"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="290"/>
+        <source>{path}: model_type 'gemma3' is Gemma 3's image–text model, which attnviz does not open; it opens Gemma 3's language model saved alone (model_type 'gemma3_text', as Gemma 3 270M and 1B are)</source>
+        <translation>{path}：model_type 'gemma3' 是 Gemma 3 的图文模型，attnviz 不打开它；attnviz 打开单独保存的 Gemma 3 语言模型（model_type 'gemma3_text'，Gemma 3 270M 和 1B 就是这样保存的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="294"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -9108,7 +9169,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="248"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="272"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -9123,7 +9184,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（是管道还是设备？）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="204"/>
+        <location filename="../../attnviz/core/hf/load.py" line="206"/>
         <source>{path}: not a SentencePiece model that can be read; the tokenizer needs it</source>
         <translation>{path}：不是可读取的 SentencePiece 模型；分词器需要它</translation>
     </message>
@@ -9143,7 +9204,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/load.py" line="96"/>
+        <location filename="../../attnviz/core/hf/load.py" line="98"/>
         <source>{path}: opening Hugging Face models needs the transformers package, which the standalone build leaves out: install attnviz from source (README: bash scripts/run.sh)</source>
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
@@ -9153,7 +9214,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="464"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="492"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -9204,7 +9265,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="263"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -9259,12 +9320,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="388"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="416"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="439"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="467"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -9274,8 +9335,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="413"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="454"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="441"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="482"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -9307,7 +9368,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="285"/>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="372"/>
-        <location filename="../../attnviz/core/hf/load.py" line="100"/>
+        <location filename="../../attnviz/core/hf/load.py" line="102"/>
         <source>{path}: {problem}</source>
         <translation>{path}：{problem}</translation>
     </message>
@@ -9323,7 +9384,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="315"/>
+        <location filename="../../attnviz/commands/export.py" line="318"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9333,9 +9394,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/chains.py" line="272"/>
+        <source>{projection}: this layer adds no positions (no RoPE)</source>
+        <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/heatmap.py" line="297"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/chains.py" line="280"/>
+        <source>{score}, capped: s_j ← {cap:g}·tanh(s_j / {cap:g})</source>
+        <translation>{score}，再截顶：s_j ← {cap:g}·tanh(s_j / {cap:g})</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="41"/>
@@ -9358,12 +9429,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/panels.py" line="39"/>
+        <location filename="../../attnviz/figures/panels.py" line="40"/>
         <source>{sentence}: {tokens} tok.</source>
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="300"/>
+        <location filename="../../attnviz/commands/export.py" line="303"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9378,7 +9449,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="469"/>
+        <location filename="../../attnviz/commands/export.py" line="472"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -9391,6 +9462,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/compare.py" line="79"/>
         <source>{title} (last layer, heads averaged; red: {model} attends more)</source>
         <translation>{title}（最后一层，各头平均；红色：{model} 关注更多）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/panels.py" line="68"/>
+        <source>{title} · layer {layer} · {note}</source>
+        <translation>{title} · 第 {layer} 层 · {note}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="119"/>
@@ -9487,12 +9563,17 @@ Open the session with that checkpoint?</source>
         <translation>{who} 在 {seconds:g} 秒内未到达第 {number} 次数据交换（{env}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="287"/>
+        <source>|j − {row}| ≤ {window}</source>
+        <translation>|j − {row}| ≤ {window}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="413"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/query_computation.py" line="323"/>
+        <location filename="../../attnviz/core/decoding/query_computation.py" line="347"/>
         <source>α = softmax(s) over every position</source>
         <translation>α = 对所有位置做 softmax(s)</translation>
     </message>

@@ -30,7 +30,7 @@ from attnviz.i18n import tr
 if TYPE_CHECKING:
     from attnviz.core.hf.folder import Architecture
 
-__all__ = ["LayerVariant", "layer_variants", "variant_summary"]
+__all__ = ["LayerVariant", "layer_variants"]
 
 SLIDING = "sliding_attention"
 
@@ -86,26 +86,6 @@ class LayerVariant:
             return tr("RoPE base {base:,.0f}").format(base=self.rotary_base)
         return tr("RoPE base {base:,.0f}, {scaling} scaling").format(base=self.rotary_base, scaling=self.rotary_type)
 
-    def steps(self) -> tuple[str, ...]:
-        """The steps of the layer's score computation in order, in words (the Computation dock's chain)."""
-        steps = []
-        if self.qk_norm:
-            steps.append(tr("RMSNorm of each head's q and k") if self.qk_norm == "head"
-                         else tr("RMSNorm of the whole q and k projections"))
-        if self.rotary_base is not None:
-            steps.append(tr("RoPE, base {base:,.0f}").format(base=self.rotary_base) if self.rotary_type == "default"
-                         else tr("RoPE, base {base:,.0f}, {scaling} scaling").format(base=self.rotary_base,
-                                                                                      scaling=self.rotary_type))
-        elif self.no_positions:
-            steps.append(tr("no RoPE in this layer"))
-        if self.softcap is not None:
-            steps.append(tr("scores capped: {cap:g}·tanh(s / {cap:g})").format(cap=self.softcap))
-        if self.window is not None:
-            steps.append(self.title().split(" · ")[0])
-        if self.sink:
-            steps.append(tr("a learned sink logit joins the softmax"))
-        return tuple(steps)
-
 
 def _rotary(config: Any, layer_type: str | None) -> tuple[float | None, str]:
     """The RoPE base and type a layer of ``layer_type`` uses: ``rope_parameters`` (per layer type where the config
@@ -148,25 +128,3 @@ def layer_variants(config: Any, record: Architecture) -> tuple[LayerVariant, ...
         variants.append(LayerVariant(layer, window if windowed else None, bidirectional and windowed, base, kind,
                                      record.qk_norm, softcap, bool(record.sinks), rotary))
     return tuple(variants)
-
-
-def variant_summary(variants: tuple[LayerVariant, ...]) -> str:
-    """One line naming what the layers do beyond Llama's, for the model's notice ("" when nothing does): "sliding
-    window 512 on 15 of 18 layers · QK-norm · …"."""
-    parts = []
-    windowed = [v for v in variants if v.window is not None]
-    if windowed:
-        parts.append(tr("{window} on {count} of {layers} layers").format(
-            window=windowed[0].title().split(" · ")[0], count=len(windowed), layers=len(variants)))
-    if variants and variants[0].qk_norm:
-        parts.append(tr("QK-norm"))
-    if variants and variants[0].softcap is not None:
-        parts.append(tr("scores soft-capped at {cap:g}").format(cap=variants[0].softcap))
-    if variants and variants[0].sink:
-        parts.append(tr("a learned sink per head"))
-    if (bare := sum(v.no_positions for v in variants)):
-        parts.append(tr("no positions on {count} of {layers} layers").format(count=bare, layers=len(variants)))
-    bases = sorted({v.rotary_base for v in variants if v.rotary_base is not None})
-    if len(bases) > 1:
-        parts.append(tr("RoPE bases {bases}").format(bases=" / ".join(f"{b:,.0f}" for b in bases)))
-    return " · ".join(parts)
