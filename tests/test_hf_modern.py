@@ -284,3 +284,72 @@ def test_the_computation_dock_recomputes_each_twist_to_the_models_own_weights(mo
         second = compute_query(loaded, source.tokens, step.query_tokens, AttentionKind.ENCODER_SELF, 1, 0, 2,
                                source_ids=source.ids)
         assert "no RoPE" in second.formulas.query
+
+
+@pytest.fixture(scope="module")
+def gpt_oss_decoded(tmp_path_factory):
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.decoding.stepping import DecodeSession
+
+    folder = make_modern_folder("gpt_oss", tmp_path_factory.mktemp("oss") / "gpt_oss", seed=4)
+    loaded = load_checkpoint(folder)
+    session = DecodeSession(loaded, "cpu")
+    source = session.encode("the house is big and the houses are big .")
+    return loaded, source, session.step()
+
+
+def test_a_learned_sink_is_a_column_of_its_own_and_every_row_sums_to_one(gpt_oss_decoded):
+    """gpt-oss's maps carry p_sink after the keys: each real row sums to 1, and the column is the weight the
+    softmax gave the sink (recorded from its own column, not from the row's sum)."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.hf.attention import recording
+    from attnviz.figures.attention import SINK_COLUMN, select
+
+    loaded, source, step = gpt_oss_decoded
+    assert source.learned_sink and loaded.learned_sink
+    view = select(AttentionKind.ENCODER_SELF, 1, 2, source, step)
+    assert view.cols[-1] == SINK_COLUMN and view.values.shape[1] == len(source.tokens) + 1
+    np.testing.assert_allclose(view.values.sum(-1), 1.0, atol=1e-5)
+    hf = loaded.model.hf
+    ids = torch.tensor([source.ids])
+    with torch.no_grad(), recording() as calls:
+        hf(ids)
+    np.testing.assert_allclose(view.values[:, -1], calls[1].sink[0, 2].numpy(), atol=1e-5)
+    assert "sliding window" not in view.title() and "global" in view.title()  # (layer 2 of 4: full)
+    assert "sliding window 3" in select(AttentionKind.ENCODER_SELF, 0, 0, source, step).title()
+
+
+def test_sinks_by_position_gives_the_learned_sinks_share_beside_the_first_tokens(gpt_oss_decoded):
+    from attnviz.core.heads.sinks import FIRST, LEARNED_SINK, SinkSums, key_classes, position_bin
+    from attnviz.core.hf.attention import recording
+
+    loaded, source, _step = gpt_oss_decoded
+    ids = torch.tensor([source.ids])
+    with torch.no_grad(), recording() as calls:
+        loaded.model.hf(ids)
+    sums = SinkSums.empty((FIRST, LEARNED_SINK), len(calls), calls[0].weights.shape[1])
+    positions = np.arange(len(source.ids))
+    for layer, call in enumerate(calls):
+        sums.add(layer, call.weights[0].numpy(), None, positions, key_classes(source.tokens, (LEARNED_SINK,)), True)
+    weight, _ = sums.means()
+    first_bin = position_bin(positions) == 0
+    for layer, call in enumerate(calls):
+        expected = call.sink[0][:, first_bin].double().mean(-1).numpy()  # (H,)
+        np.testing.assert_allclose(weight[1, 0, layer], expected, atol=1e-6)
+
+
+def test_the_masks_dock_draws_the_layer_on_shows_own_mask(modern_decoded):
+    """A sliding-window layer's mask is a band, named in the title; a global layer's the plain causal triangle."""
+    from attnviz.figures.panels import causal_mask_figure
+
+    family, _loaded, source, step = modern_decoded
+    if family not in ("gemma3_text", "gemma2", "mistral"):
+        pytest.skip("(the band is checked on three of the window families)")
+    band = causal_mask_figure(source, step, 0)
+    assert "sliding window 3" in band.title
+    allowed = band.values > 0.5
+    assert allowed.sum(-1).max() == WINDOW  # (no row reads more than the window)
+    last = len(source.tokens) - 1 if family != "mistral" else None
+    full = causal_mask_figure(source, step, 3)
+    if last is not None:
+        assert "global" in full.title and (full.values > 0.5).sum(-1).max() > WINDOW

@@ -41,6 +41,8 @@ class EncodedSource:
     layer_notes: per layer of the model's one stack, what that layer's attention does beyond the plain one
         ("sliding window 512", "no positions", "": nothing; :mod:`attnviz.core.hf.variants`), shown in every map's
         title; () where the model's layers are all alike.
+    learned_sink: the model's heads have a learned sink logit (gpt-oss): each row of weights over the real keys sums
+        to 1 − p_sink, and the maps show p_sink as a column of its own after the keys.
     """
 
     text: str
@@ -58,6 +60,7 @@ class EncodedSource:
     class_probs: np.ndarray | None = None
     on_demand: OnDemandMaps | None = None
     layer_notes: tuple[str, ...] = ()
+    learned_sink: bool = False
 
 
 LENGTH_PENALTY = 0.75  # beam search ranks hypotheses by log P / T^α (d2l 0.17 §9.8; §10.8 in d2l 1.0)

@@ -152,8 +152,25 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     if note and source.on_demand is None:  # (a layer with a mask of its own: the cells the model hid, -inf scores)
         raw = matrix.values if scores else layout.matrix(kind, layer, head, source, step, True).values
         masked = masked | np.isneginf(raw)
-    return MatrixView(matrix.values, matrix.rows, matrix.cols, masked, kind, layer, head, scores,
+    values, cols = matrix.values, matrix.cols
+    if source.learned_sink and not scores:
+        values, cols, masked = with_sink_column(values, cols, masked)
+    return MatrixView(values, matrix.rows, cols, masked, kind, layer, head, scores,
                       layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind), note)
+
+
+SINK_COLUMN = "⟨sink⟩"  # the column a learned sink logit's weight is drawn in, after the keys (gpt-oss)
+
+
+def with_sink_column(values: np.ndarray, cols: tuple[str, ...], masked: np.ndarray
+                     ) -> tuple[np.ndarray, tuple[str, ...], np.ndarray]:
+    """A map of weights (Q, K) of a model with a learned sink (gpt-oss), its sink's weight appended as a column:
+    (Q, K + 1), each row's p_sink = 1 − Σ_j α_ij (what the softmax gave the sink), so every row visibly sums to 1.
+    A row of no real query (all masked: left padding) gets 0."""
+    rows_real = ~np.asarray(masked).all(-1) if masked.size else np.ones(values.shape[0], bool)
+    sink = np.where(rows_real, 1.0 - values.sum(-1, dtype=np.float64), 0.0).clip(0.0, 1.0).astype(np.float32)
+    return (np.concatenate([values, sink[:, None]], axis=-1), (*cols, SINK_COLUMN),
+            np.concatenate([np.asarray(masked), np.zeros((values.shape[0], 1), bool)], axis=-1))
 
 
 def layer_note(source: EncodedSource, kind: AttentionKind, layer: int) -> str:

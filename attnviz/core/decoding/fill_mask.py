@@ -172,7 +172,8 @@ class FillMaskSession(Replaying):
         self._ahead = (tuple(read.ids), first[0], encoded, time.perf_counter() - started) if first else None
         self.source = EncodedSource(text, read.tokens, read.unknown, None, encoded.weights, encoded.scores,
                                     np.ones(len(read.tokens), dtype=bool), layout=self.loaded.layout, ids=read.ids,
-                                    segments=np.array(read.segments), layer_notes=self.loaded.layer_notes)
+                                    segments=np.array(read.segments), layer_notes=self.loaded.layer_notes,
+                                    learned_sink=self.loaded.learned_sink)
         return self.source
 
     def step(self, force: str | None = None) -> DecodeStep:

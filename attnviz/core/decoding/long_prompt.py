@@ -158,7 +158,7 @@ def encode_long_prompt(loaded: LoadedModel, text: str, device: torch.device | st
     encoded = EncodedSource(text, read.tokens, read.unknown, read.truncated_from, None, None,
                             np.ones(len(read.tokens), dtype=bool), layout=loaded.layout, ids=read.ids,
                             segments=segments, on_demand=OnDemandMaps(store.num_layers, store.heads),
-                            layer_notes=loaded.layer_notes)
+                            layer_notes=loaded.layer_notes, learned_sink=loaded.learned_sink)
     return store, encoded
 
 

@@ -120,7 +120,7 @@ class DecodeSession(Replaying):
             None if encoder is None else encoder.weights[0].float().cpu().numpy(),
             None if encoder is None else encoder.scores[0].float().cpu().numpy(),
             np.ones(len(source.words), dtype=bool), layout=self.loaded.layout, ids=source.ids,
-            layer_notes=self.loaded.layer_notes)
+            layer_notes=self.loaded.layer_notes, learned_sink=self.loaded.learned_sink)
         return self.source
 
     def step(self, force: str | None = None) -> DecodeStep:
@@ -262,7 +262,7 @@ def decode_together(loaded: LoadedModel, texts: Sequence[str], device: torch.dev
             None if encoder is None else encoder.weights[b].float().cpu().numpy(),
             None if encoder is None else encoder.scores[b].float().cpu().numpy(), real, layout=loaded.layout,
             ids=None if source.ids is None else _padded_ids(source.ids, len(padding), loaded.src_vocab.pad_id, left),
-            layer_notes=loaded.layer_notes))
+            layer_notes=loaded.layer_notes, learned_sink=loaded.learned_sink))
         hyp = search.best(b)
         steps.append(describe_step([hyp], True, seconds, len(hyp.ids) - 1, width, loaded.tgt_vocab,
                                    first=first_query(loaded, source)))

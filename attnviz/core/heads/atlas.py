@@ -30,7 +30,7 @@ from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.gates import HeadGates, modules_by_kind
 from attnviz.core.heads.maps import sentence_maps
 from attnviz.core.heads.mask import Head, HeadLayout
-from attnviz.core.heads.sinks import FIRST, SinkSums, key_classes
+from attnviz.core.heads.sinks import FIRST, LEARNED_SINK, SinkSums, key_classes
 from attnviz.core.heads.statistics import OFFSETS, POSITIONAL_SHARE, KindSums
 from attnviz.core.heads.value_norms import ValueNorms
 from attnviz.core.models.compact import release_freed_memory
@@ -213,6 +213,8 @@ def special_tokens(loaded: Any) -> tuple[str, ...]:
         tokenizer = getattr(vocab, "tokenizer", None)
         if tokenizer is not None:
             found += [str(t) for t in tokenizer.all_special_tokens]
+    if any(variant.sink for variant in getattr(loaded.model, "variants", ())):  # (gpt-oss: its sink, a class too)
+        found.append(LEARNED_SINK)
     return tuple(dict.fromkeys(found))
 
 

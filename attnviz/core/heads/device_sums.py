@@ -65,7 +65,7 @@ class DeviceSums:
     """A batch's running sums on ``device``, per layer: statistics (len(STATISTICS), L, H), argmax offsets
     (len(OFFSETS), L, H), sinks' weight, norm and rows (C, N, L, H), and the rows counted."""
 
-    def __init__(self, layers: int, heads: int, classes: int, device: torch.device):
+    def __init__(self, layers: int, heads: int, classes: int, device: torch.device, learned_sink: int | None = None):
         device = summing_device(device)
         def zeros(*shape: int) -> Tensor:
             return torch.zeros(shape, dtype=torch.float64, device=device)
@@ -75,6 +75,7 @@ class DeviceSums:
         shape = (classes, len(POSITION_BINS), layers, heads)
         self.sink_weight, self.sink_norm, self.sink_rows = zeros(*shape), zeros(*shape), zeros(*shape)
         self.rows = 0
+        self.learned_sink = learned_sink  # the class of a learned sink logit (gpt-oss): no key, 1 − Σ_j α_ij
 
     def add_layer(self, layer: int, weights: Tensor, key_norms: Tensor | None, keys: BatchKeys, causal: bool) -> None:
         """Layer ``layer``'s maps of the batch, weights (B, H, P, P); key_norms (B, H, P) ‖f_h(x_j)‖ (None: no norm
@@ -134,7 +135,11 @@ class DeviceSums:
             for row, offset in enumerate(OFFSETS):
                 self.offsets[row, layer] += ((relative == offset) & real[:, None, :]).sum((0, 2))
             norm_shares = None if weighted_classes is None else w @ weighted_classes  # (B, H, R, 1 + C)
-            self._add_sinks(layer, shares[..., 4:], norm_shares, q, real, first_at, has_class, causal)
+            on = shares[..., 4:]
+            if self.learned_sink is not None:  # (the sink's column: what the keys' weights leave)
+                on = on.clone()
+                on[..., self.learned_sink] = 1.0 - w.sum(-1)
+            self._add_sinks(layer, on, norm_shares, q, real, first_at, has_class, causal)
             if layer == 0:
                 self.rows += int(real.sum())
 
@@ -165,6 +170,11 @@ class DeviceSums:
             norm_on = torch.where(total > 0, part / torch.where(total > 0, total, 1.0), 0.0)
         # (B, C, R); without a causal mask every row sees every key: a class counts where the document holds it
         seen = first_at[:, :, None] <= q[None, None, :] if causal else has_class[:, :, None].expand(-1, -1, len(q))
+        if self.learned_sink is not None:  # (every row reads the sink; it adds nothing to the output: norm share 0)
+            seen = seen.clone()
+            seen[:, self.learned_sink] = True
+            if norm_on is not None:
+                norm_on[:, self.learned_sink] = 0.0
         ones = q + 1
         for index, (low, high) in enumerate(POSITION_BINS):
             in_bin = (ones >= low) & (ones <= high)  # (R,)

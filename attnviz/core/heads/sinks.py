@@ -21,6 +21,7 @@ import numpy as np
 
 POSITION_BINS = ((1, 16), (17, 128), (129, 1024), (1025, 4096))  # query positions counted from 1, both ends in
 FIRST = "first"  # the class of the first key (position 1), whatever token it holds
+LEARNED_SINK = "learned sink"  # gpt-oss's sink logit per head: no key; its share of a row 1 − Σ_j α_ij
 
 
 def bin_labels() -> tuple[str, ...]:
@@ -86,6 +87,13 @@ class SinkSums:
         first_at = np.where(masks.any(-1), masks.argmax(-1), keys)  # (C,): each class's first key (K: none)
         seen = (first_at[:, None] <= q[None, :]) if causal else np.broadcast_to((first_at < keys)[:, None],
                                                                                (len(first_at), len(q)))
+        if LEARNED_SINK in self.classes:  # (the sink's column: what the keys' weights leave, in every row)
+            sink = self.classes.index(LEARNED_SINK)
+            on[sink] = 1.0 - w.sum(-1)
+            seen = seen.copy()
+            seen[sink] = True
+            if norm_on is not None:
+                norm_on[sink] = 0.0  # (it has no value vector: it adds nothing to the output)
         for index in range(len(POSITION_BINS)):
             chosen = bins == index
             if not chosen.any():

@@ -28,7 +28,7 @@ from attnviz.core.heads.atlas import HeadAtlas, HeadsCancelled, KindAtlas, Progr
 from attnviz.core.heads.corpus import CorpusError, data_lines, shard
 from attnviz.core.heads.device_sums import BatchKeys, DeviceSums
 from attnviz.core.heads.distributed import Reducer
-from attnviz.core.heads.sinks import SinkSums, key_classes
+from attnviz.core.heads.sinks import LEARNED_SINK, SinkSums, key_classes
 from attnviz.core.heads.statistics import OFFSETS, Keys, KindSums
 from attnviz.i18n import tr
 
@@ -188,6 +188,8 @@ def document_atlas(loaded: Any, documents: Documents, device: torch.device | str
     special = tuple(dict.fromkeys(str(t) for t in vocab.tokenizer.all_special_tokens))
     readable = {int(i): str(t) for i, t in zip(vocab.tokenizer.all_special_ids, vocab.tokenizer.all_special_tokens,
                                                 strict=False)}
+    if any(variant.sink for variant in getattr(wrapper, "variants", ())):  # (gpt-oss: its sink a class of its own)
+        special = (*special, LEARNED_SINK)
     classes = ("first", *special)
     total = KindSums.empty(len(modules), heads, False)
     sinks = SinkSums.empty(classes, len(modules), heads)
@@ -256,7 +258,8 @@ def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: tor
         punct.append(Keys.of(tokens, len(doc) - 1).punct)
         class_masks.append(key_classes(names, special))
     keys = BatchKeys.of([len(d) for d in docs], punct, class_masks, device)
-    sums = DeviceSums(run.stats.sums.shape[1], run.stats.sums.shape[2], len(class_masks[0]), device)
+    sink = 1 + special.index(LEARNED_SINK) if LEARNED_SINK in special else None  # (after "first")
+    sums = DeviceSums(run.stats.sums.shape[1], run.stats.sums.shape[2], len(class_masks[0]), device, sink)
 
     def consume(call: AttentionCall) -> None:
         layer = layer_of.get(id(call.module))

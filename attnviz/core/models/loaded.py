@@ -56,6 +56,11 @@ class LoadedModel:
         return notes if any(notes) else ()
 
     @property
+    def learned_sink(self) -> bool:
+        """Whether its heads have a learned sink logit that takes a share of every row (gpt-oss)."""
+        return any(variant.sink for variant in getattr(self.model, "variants", ()))
+
+    @property
     def model_kind(self) -> ModelKind:
         return KINDS[self.kind]
 
