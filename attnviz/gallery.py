@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
+from attnviz import modern_gallery as modern
 from attnviz.core.attention.layers import AdditiveAttention, DotProductAttention
 from attnviz.core.attention.masking import masked_softmax
 from attnviz.core.attention.positional import positional_encoding_table
@@ -673,6 +674,17 @@ GALLERY: tuple[GalleryEntry, ...] = (
         ("reverse", N_("Learning to reverse (the anti-diagonal): the map untrained, midway and trained")),
         ("sort", N_("Learning to sort (a permutation): the map untrained, midway and trained")),
         ("dates", N_("Learning to rewrite dates (crossing lines): the map untrained, midway and trained")))),
+    *(GalleryEntry(f"modern-{name}", "modern", caption, build) for name, caption, build in (
+        ("masks", N_("Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, "
+                     "ModernBERT's local one): a window bounds what a layer reads, and its cost"), modern.masks),
+        ("grouped-query", N_("Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the "
+                             "cache of keys is smaller"), modern.grouped_query),
+        ("qk-norm", N_("QK-norm (Qwen3, Gemma 3, OLMo 2): queries and keys normalised before RoPE keep scores "
+                       "bounded and training stable"), modern.qk_norm),
+        ("softcap", N_("Logit soft-capping (Gemma 2): scores squashed by tanh so no key can take the whole row"),
+         modern.softcap),
+        ("sink", N_("A learned sink (gpt-oss): a logit per head that lets a query attend to nothing"),
+         modern.learned_sink))),
     GalleryEntry("paper-lr-schedules", "paper-training", N_("Learning-rate schedules"), lr_schedules),
     GalleryEntry("paper-why-scale", "paper-scaling", N_("Why dot products are scaled by √d"), why_scale),
     GalleryEntry("paper-layer-costs", "paper-table-1", N_("Cost per layer: self-attention, recurrent, convolutional"),

@@ -53,7 +53,7 @@ def test_figures_numbers_the_whole_book_in_one_edition(qapp, capsys, tmp_path):
         headings = [part.split("</h3>")[0] for part in page.split("<h3>")[1:]]
         assert len(headings) == len(gallery.GALLERY)
         numbered = [h.removeprefix("not in the book · ") for h in headings]  # (supplementary: their section's)
-        assert all(h.startswith((numbers, "paper", "attnviz")) for h in numbered), edition
+        assert all(h.startswith((numbers, "paper", "attnviz", "modern")) for h in numbered), edition
         assert not any(h.startswith(others) for h in numbered), edition
     out = tmp_path / "all"
     code, _stdout, err = run_cli(capsys, "figures", "--out", str(out), "--only",
@@ -209,7 +209,7 @@ def test_each_edition_names_the_files_by_its_own_numbers():
             elif entry.section.book:
                 assert stem.startswith(own) and stem == f"{number}-{entry.key.split('-', 1)[1]}"
             else:
-                assert stem == entry.key and stem.startswith(("learn-", "paper-"))
+                assert stem == entry.key and stem.startswith(("learn-", "paper-", "modern-"))
             assert not stem.startswith(other)
         lacking = [s for s in stems if s.startswith("supplement-")]
         assert sorted(stems)[-len(lacking):] == sorted(lacking) and stems[-len(lacking):] == lacking

@@ -80,9 +80,9 @@ def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> S
     return Section({"0.17": old, "1.0": new}, {"0.17": old_title, "1.0": new_title}, chinese, book=True)
 
 
-def _own(title: str, chinese: str) -> Section:
-    """A section of attnviz's own (numbered "attnviz" in both editions): figures the book does not have."""
-    return Section({edition: "attnviz" for edition in EDITIONS}, {edition: title for edition in EDITIONS}, chinese)
+def _own(title: str, chinese: str, number: str = "attnviz") -> Section:
+    """A section of attnviz's own (numbered ``number`` in both editions): figures the book does not have."""
+    return Section({edition: number for edition in EDITIONS}, {edition: title for edition in EDITIONS}, chinese)
 
 
 def _paper(where: str) -> Section:
@@ -111,6 +111,7 @@ SECTIONS: dict[str, Section] = {
     "vision": _book("10.7", N_("Transformer"), "Transformer", "11.8", N_("Transformers for Vision")),
     "watch": _own(N_("Watching attention learn (tasks whose right alignment is known)"),
                   "观察注意力的学习过程（对齐已知的任务）"),
+    "modern": _own(N_("Attention in today's models"), "当今模型中的注意力", "modern"),
     "paper-scaling": _paper("§3.2.1"),
     "paper-training": _paper("§5.3"),
     "paper-table-1": _paper(N_("Table 1")),
