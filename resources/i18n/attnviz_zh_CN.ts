@@ -49,7 +49,7 @@
         <translation>详情见 {path}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="125"/>
+        <location filename="../../attnviz/figures/editions.py" line="126"/>
         <source> or </source>
         <translation> 或 </translation>
     </message>
@@ -625,7 +625,7 @@
         <translation>--{option} 不能用于图像模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="296"/>
+        <location filename="../../attnviz/gallery.py" line="297"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
@@ -675,7 +675,7 @@
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="507"/>
+        <location filename="../../attnviz/gallery.py" line="508"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
     </message>
@@ -690,7 +690,7 @@
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="667"/>
+        <location filename="../../attnviz/gallery.py" line="668"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
@@ -793,6 +793,16 @@
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="686"/>
+        <source>A learned sink (gpt-oss): a logit per head that lets a query attend to nothing</source>
+        <translation>学到的汇聚（gpt-oss）：每个头一个对数几率，让查询可以不关注任何键</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="161"/>
+        <source>A learned sink: each head's own logit joins every row's softmax and takes its share (the last column) — weight a query may put nowhere</source>
+        <translation>学到的汇聚：每个头自己的对数几率加入每一行的 softmax 并分走一份（最后一列）——查询可以不放在任何键上的权重</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/hf_dialog.py" line="79"/>
         <source>A model folder on disk (config.json, the weights, the tokenizer's files: what save_pretrained writes), or a model already in your Hugging Face cache ({cache}). Nothing is downloaded.</source>
         <translation>磁盘上的模型文件夹（config.json、权重、分词器文件：即 save_pretrained 写出的内容），或已在你的 Hugging Face 缓存（{cache}）中的模型。不会下载任何内容。</translation>
@@ -855,7 +865,7 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="665"/>
+        <location filename="../../attnviz/gallery.py" line="666"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
     </message>
@@ -896,12 +906,12 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="636"/>
+        <location filename="../../attnviz/gallery.py" line="637"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="268"/>
+        <location filename="../../attnviz/gallery.py" line="269"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -944,7 +954,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="404"/>
-        <location filename="../../attnviz/figures/attention.py" line="200"/>
+        <location filename="../../attnviz/figures/attention.py" line="217"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
@@ -1055,7 +1065,7 @@
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="509"/>
+        <location filename="../../attnviz/gallery.py" line="510"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
@@ -1070,12 +1080,12 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="613"/>
+        <location filename="../../attnviz/gallery.py" line="614"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="111"/>
+        <location filename="../../attnviz/gallery.py" line="112"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
@@ -1088,6 +1098,11 @@
         <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="114"/>
+        <source>Attention in today's models</source>
+        <translation>当今模型中的注意力</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="506"/>
@@ -1166,7 +1181,7 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="529"/>
+        <location filename="../../attnviz/gallery.py" line="530"/>
         <source>attention spread evenly ({px:.1f} px)</source>
         <translation>注意力均匀分布（{px:.1f} 像素）</translation>
     </message>
@@ -1186,7 +1201,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="501"/>
+        <location filename="../../attnviz/gallery.py" line="502"/>
         <source>attention, layer {layer}</source>
         <translation>注意力，第 {layer} 层</translation>
     </message>
@@ -1243,7 +1258,7 @@
         <translation>attnviz 只支持 {languages}；不支持 {code}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="319"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
         <source>attnviz train: linear warm-up, cosine decay (same peak)</source>
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
@@ -1346,7 +1361,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="725"/>
+        <location filename="../../attnviz/gallery.py" line="737"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1393,22 +1408,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="617"/>
+        <location filename="../../attnviz/gallery.py" line="618"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="134"/>
+        <location filename="../../attnviz/gallery.py" line="135"/>
         <source>average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="618"/>
+        <location filename="../../attnviz/gallery.py" line="619"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="133"/>
+        <location filename="../../attnviz/gallery.py" line="134"/>
         <source>Average pooling: every prediction is the mean of the training y</source>
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
@@ -1434,22 +1449,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="435"/>
+        <location filename="../../attnviz/gallery.py" line="436"/>
         <source>Bahdanau attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="639"/>
+        <location filename="../../attnviz/gallery.py" line="640"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="439"/>
+        <location filename="../../attnviz/gallery.py" line="440"/>
         <source>Bahdanau model</source>
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="641"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1474,8 +1489,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="220"/>
-        <location filename="../../attnviz/gallery.py" line="231"/>
+        <location filename="../../attnviz/gallery.py" line="221"/>
+        <location filename="../../attnviz/gallery.py" line="232"/>
         <source>batch</source>
         <translation>批量</translation>
     </message>
@@ -1531,27 +1546,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
+        <location filename="../../attnviz/modern_gallery.py" line="95"/>
+        <source>bidirectional window ±{half}: keys on both sides</source>
+        <translation>双向窗口 ±{half}：两侧的键</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/hf/variants.py" line="74"/>
         <source>bidirectional window ±{window}</source>
         <translation>双向窗口 ±{window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="360"/>
+        <location filename="../../attnviz/gallery.py" line="361"/>
         <source>billions of operations</source>
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="648"/>
+        <location filename="../../attnviz/gallery.py" line="649"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="298"/>
+        <location filename="../../attnviz/gallery.py" line="299"/>
         <source>bit</source>
         <translation>位</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="297"/>
+        <location filename="../../attnviz/gallery.py" line="298"/>
         <source>bit {n}</source>
         <translation>位 {n}</translation>
     </message>
@@ -1597,7 +1617,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="133"/>
-        <location filename="../../attnviz/gallery.py" line="187"/>
+        <location filename="../../attnviz/gallery.py" line="188"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
@@ -1756,7 +1776,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>外套</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="289"/>
+        <location filename="../../attnviz/gallery.py" line="290"/>
         <source>col {d}</source>
         <translation>列 {d}</translation>
     </message>
@@ -1866,7 +1886,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="134"/>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
@@ -1876,7 +1896,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="358"/>
+        <location filename="../../attnviz/gallery.py" line="359"/>
         <source>convolutional: k·n·d² (k = 3)</source>
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
@@ -1918,7 +1938,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="678"/>
+        <location filename="../../attnviz/gallery.py" line="690"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -2014,7 +2034,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>cross-entropy per token</source>
         <translation>每个词元的交叉熵</translation>
     </message>
@@ -2108,12 +2128,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="447"/>
+        <location filename="../../attnviz/gallery.py" line="448"/>
         <source>Decoder self-attention (causal)</source>
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
@@ -2170,7 +2190,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="112"/>
+        <location filename="../../attnviz/core/results.py" line="115"/>
         <location filename="../../attnviz/figures/computation.py" line="54"/>
         <location filename="../../attnviz/figures/computation.py" line="47"/>
         <source>dimension</source>
@@ -2192,7 +2212,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gallery.py" line="533"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
@@ -2324,22 +2344,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="451"/>
+        <location filename="../../attnviz/gallery.py" line="452"/>
         <source>Encoder–decoder attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="467"/>
+        <location filename="../../attnviz/gallery.py" line="468"/>
         <source>Encoder–decoder vs decoder-only on the same sentence</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="661"/>
+        <location filename="../../attnviz/gallery.py" line="662"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="282"/>
+        <location filename="../../attnviz/gallery.py" line="283"/>
         <source>encoding dimension</source>
         <translation>编码维度</translation>
     </message>
@@ -2355,7 +2375,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
     </message>
@@ -2370,9 +2390,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>Epanechnikov</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="430"/>
-        <location filename="../../attnviz/gallery.py" line="425"/>
+        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="431"/>
+        <location filename="../../attnviz/gallery.py" line="426"/>
         <source>epoch</source>
         <translation>迭代周期</translation>
     </message>
@@ -2765,7 +2785,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="187"/>
+        <location filename="../../attnviz/gallery.py" line="678"/>
+        <source>Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, ModernBERT's local one): a window bounds what a layer reads, and its cost</source>
+        <translation>完整掩码、滑动窗口掩码和双向窗口掩码（Gemma 3 的全局层与局部层、ModernBERT 的局部层）：窗口限定一层能读到的键，也限定其计算量</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="188"/>
         <source>Gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -2795,6 +2820,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>全局</translation>
     </message>
     <message>
+        <location filename="../../attnviz/modern_gallery.py" line="91"/>
+        <source>global layer: every earlier key</source>
+        <translation>全局层：之前的所有键</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/explain.py" line="35"/>
         <source>grad × input</source>
         <translation>梯度×输入</translation>
@@ -2813,6 +2843,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/decoding_area.py" line="286"/>
         <source>greedy</source>
         <translation>贪心</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="680"/>
+        <source>Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the cache of keys is smaller</source>
+        <translation>分组查询注意力（Qwen3、Llama 3）：多个查询头共享键/值头，键的缓存因此更小</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="109"/>
+        <source>Grouped-query attention: 4 query heads share 2 key/value heads (heads 1–2 read the same keys, 3–4 the other ones)</source>
+        <translation>分组查询注意力：4 个查询头共享 2 个键/值头（第 1–2 个头读同一组键，第 3–4 个读另一组）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/kinds.py" line="272"/>
@@ -2850,7 +2890,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="203"/>
+        <location filename="../../attnviz/figures/attention.py" line="220"/>
         <location filename="../../attnviz/figures/image.py" line="99"/>
         <location filename="../../attnviz/gui/panels/image.py" line="203"/>
         <source>head {head}</source>
@@ -3174,12 +3214,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="190"/>
+        <location filename="../../attnviz/gallery.py" line="191"/>
         <source>Kernels K(u) as functions of the distance u = (x − xᵢ)/h</source>
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="630"/>
+        <location filename="../../attnviz/gallery.py" line="631"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -3189,7 +3229,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="349"/>
+        <location filename="../../attnviz/gallery.py" line="350"/>
         <source>key width d</source>
         <translation>键的维度 d</translation>
     </message>
@@ -3226,7 +3266,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键（输入词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>keys (source tokens)</source>
         <translation>键（源词元）</translation>
     </message>
@@ -3279,7 +3319,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="662"/>
-        <location filename="../../attnviz/figures/attention.py" line="202"/>
+        <location filename="../../attnviz/figures/attention.py" line="219"/>
         <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
@@ -3369,33 +3409,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>已学会：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="320"/>
+        <location filename="../../attnviz/gallery.py" line="321"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="672"/>
+        <location filename="../../attnviz/gallery.py" line="673"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="673"/>
+        <location filename="../../attnviz/gallery.py" line="674"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="675"/>
+        <location filename="../../attnviz/gallery.py" line="676"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="674"/>
+        <location filename="../../attnviz/gallery.py" line="675"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="320"/>
-        <location filename="../../attnviz/gallery.py" line="676"/>
+        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="688"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -3444,6 +3484,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/menus.py" line="114"/>
         <source>Lecture view &amp;keys</source>
         <translation>课堂视图按键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="136"/>
+        <source>length of head 1's query</source>
+        <translation>第 1 个头的查询长度</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="263"/>
@@ -3522,8 +3567,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="684"/>
+        <source>Logit soft-capping (Gemma 2): scores squashed by tanh so no key can take the whole row</source>
+        <translation>对数几率软截顶（Gemma 2）：用 tanh 压缩评分，任何一个键都无法独占整行</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="77"/>
-        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gallery.py" line="164"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
@@ -3601,22 +3651,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="231"/>
+        <location filename="../../attnviz/gallery.py" line="232"/>
         <source>Masked softmax with a valid length per query (2-D valid lengths)</source>
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="634"/>
+        <location filename="../../attnviz/gallery.py" line="635"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="633"/>
+        <location filename="../../attnviz/gallery.py" line="634"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="220"/>
+        <location filename="../../attnviz/gallery.py" line="221"/>
         <source>Masked softmax: two sequences, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作：两个序列，有效长度为 2 和 3</translation>
     </message>
@@ -3637,12 +3687,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="669"/>
+        <location filename="../../attnviz/gallery.py" line="670"/>
         <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
         <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="531"/>
+        <location filename="../../attnviz/gallery.py" line="532"/>
         <source>Mean attention distance by depth, over the {count} sample images</source>
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
@@ -3811,7 +3861,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="574"/>
+        <location filename="../../attnviz/gallery.py" line="575"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -3843,12 +3893,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="642"/>
+        <location filename="../../attnviz/gallery.py" line="643"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="443"/>
+        <location filename="../../attnviz/gallery.py" line="444"/>
         <source>Multi-head self-attention</source>
         <translation>多头自注意力</translation>
     </message>
@@ -3868,7 +3918,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="615"/>
+        <location filename="../../attnviz/gallery.py" line="616"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -3904,9 +3954,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="697"/>
+        <location filename="../../attnviz/gallery.py" line="709"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="148"/>
+        <source>no cap: s</source>
+        <translation>不截顶：s</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="55"/>
@@ -4013,22 +4068,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="140"/>
+        <location filename="../../attnviz/gallery.py" line="141"/>
         <source>Non-parametric attention pooling (Gaussian kernel, h = 1)</source>
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="620"/>
+        <location filename="../../attnviz/gallery.py" line="621"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="622"/>
+        <location filename="../../attnviz/gallery.py" line="623"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="147"/>
+        <location filename="../../attnviz/gallery.py" line="148"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
@@ -4124,7 +4179,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="298"/>
+        <location filename="../../attnviz/gallery.py" line="299"/>
         <source>number</source>
         <translation>数</translation>
     </message>
@@ -4174,12 +4229,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="212"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="214"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="527"/>
+        <location filename="../../attnviz/gallery.py" line="528"/>
         <source>one head</source>
         <translation>一个头</translation>
     </message>
@@ -4239,7 +4294,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="410"/>
+        <location filename="../../attnviz/gallery.py" line="411"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
@@ -4360,7 +4415,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>改为打开内置模型 {name}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="359"/>
+        <location filename="../../attnviz/gallery.py" line="360"/>
         <source>Operations per layer as the sequence grows (d = 512; Table 1 of the paper)</source>
         <translation>每层运算量随序列增长的变化（d = 512；论文表 1）</translation>
     </message>
@@ -4391,7 +4446,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="201"/>
-        <location filename="../../attnviz/core/hf/documents.py" line="219"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="221"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4451,7 +4506,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文 {where}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="318"/>
+        <location filename="../../attnviz/gallery.py" line="319"/>
         <source>paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)</source>
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
@@ -4482,28 +4537,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="171"/>
+        <location filename="../../attnviz/gallery.py" line="172"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="626"/>
+        <location filename="../../attnviz/gallery.py" line="627"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="624"/>
+        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="625"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="628"/>
+        <location filename="../../attnviz/gallery.py" line="629"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="180"/>
+        <location filename="../../attnviz/gallery.py" line="181"/>
         <source>Parametric pooling weights: sharper than the non-parametric ones</source>
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
@@ -4574,7 +4629,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="303"/>
+        <location filename="../../attnviz/gallery.py" line="304"/>
         <source>PE · PEᵀ: nearby positions have similar encodings</source>
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
@@ -4652,7 +4707,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/results.py" line="111"/>
+        <location filename="../../attnviz/core/results.py" line="114"/>
         <location filename="../../attnviz/figures/panels.py" line="87"/>
         <location filename="../../attnviz/figures/panels.py" line="116"/>
         <source>position</source>
@@ -4674,32 +4729,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="540"/>
+        <location filename="../../attnviz/gallery.py" line="541"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="651"/>
+        <location filename="../../attnviz/gallery.py" line="652"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="646"/>
+        <location filename="../../attnviz/gallery.py" line="647"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="647"/>
+        <location filename="../../attnviz/gallery.py" line="648"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="290"/>
+        <location filename="../../attnviz/gallery.py" line="291"/>
         <source>Positional encoding: dimensions 6–9 over positions</source>
         <translation>位置编码：第 6–9 维随位置的变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="281"/>
+        <location filename="../../attnviz/gallery.py" line="282"/>
         <source>Positional encoding: {positions} positions × {dimensions} dimensions</source>
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
@@ -4725,8 +4780,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="141"/>
-        <location filename="../../attnviz/gallery.py" line="172"/>
+        <location filename="../../attnviz/gallery.py" line="142"/>
+        <location filename="../../attnviz/gallery.py" line="173"/>
         <source>prediction</source>
         <translation>预测</translation>
     </message>
@@ -4858,9 +4913,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="682"/>
+        <source>QK-norm (Qwen3, Gemma 3, OLMo 2): queries and keys normalised before RoPE keep scores bounded and training stable</source>
+        <translation>QK 归一化（Qwen3、Gemma 3、OLMo 2）：在 RoPE 之前对查询和键做归一化，使评分有界、训练稳定</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="135"/>
+        <source>QK-norm: every query (and key) rescaled to one length before RoPE, so no score can grow without bound</source>
+        <translation>QK 归一化：每个查询（和键）在 RoPE 之前缩放到同一长度，评分因此不会无限增长</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/layout.py" line="176"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="490"/>
+        <location filename="../../attnviz/gallery.py" line="491"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -4895,7 +4960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询、键和值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="261"/>
+        <location filename="../../attnviz/gallery.py" line="262"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
@@ -4915,6 +4980,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/modern_gallery.py" line="106"/>
+        <source>query head {head} · key/value head {group}</source>
+        <translation>第 {head} 个查询头 · 第 {group} 个键/值头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/kernel.py" line="237"/>
         <source>Query x = {query:.2f}: non-parametric ŷ = {nonparametric:.3f}, parametric ŷ = {parametric:.3f}. Learned w = {w:.3f} (bandwidth 1/|w| = {bandwidth:.3f}). Test MSE: non-parametric {mse_np:.3f}, parametric {mse_p:.3f}.</source>
         <translation>查询 x = {query:.2f}：非参数 ŷ = {nonparametric:.3f}，带参数 ŷ = {parametric:.3f}。学到的 w = {w:.3f}（带宽 1/|w| = {bandwidth:.3f}）。测试 MSE：非参数 {mse_np:.3f}，带参数 {mse_p:.3f}。</translation>
@@ -4925,8 +4995,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {x:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="207"/>
-        <location filename="../../attnviz/gallery.py" line="207"/>
+        <location filename="../../attnviz/gallery.py" line="208"/>
+        <location filename="../../attnviz/gallery.py" line="208"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="41"/>
         <source>query {n}</source>
         <translation>第 {n} 个查询</translation>
@@ -5003,6 +5073,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
+        <source>raw score q·k / √d</source>
+        <translation>原始评分 q·k / √d</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>reading a device can block or never end</source>
         <translation>读取设备可能阻塞或永不结束</translation>
@@ -5049,7 +5124,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>记录注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="357"/>
+        <location filename="../../attnviz/gallery.py" line="358"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
     </message>
@@ -5074,7 +5149,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="726"/>
+        <location filename="../../attnviz/gallery.py" line="738"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -5142,12 +5217,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>圆环</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="548"/>
+        <location filename="../../attnviz/gallery.py" line="549"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="548"/>
+        <location filename="../../attnviz/gallery.py" line="549"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -5157,7 +5232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="509"/>
+        <location filename="../../attnviz/gallery.py" line="510"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
@@ -5173,7 +5248,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开（不加残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="501"/>
+        <location filename="../../attnviz/gallery.py" line="502"/>
         <source>rollout after layer {layer}</source>
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
@@ -5218,7 +5293,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>旋转（RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="290"/>
+        <location filename="../../attnviz/gallery.py" line="291"/>
         <source>row (position)</source>
         <translation>行（位置）</translation>
     </message>
@@ -5293,12 +5368,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="637"/>
+        <location filename="../../attnviz/gallery.py" line="638"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="272"/>
+        <location filename="../../attnviz/gallery.py" line="273"/>
         <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -5345,6 +5420,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/eval.py" line="25"/>
         <source>score only the validation split that training held out of --data (rebuilt from the options stored in the checkpoint)</source>
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
+        <source>score the softmax reads</source>
+        <translation>softmax 读到的评分</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="43"/>
@@ -5420,7 +5500,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力和位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="356"/>
+        <location filename="../../attnviz/gallery.py" line="357"/>
         <source>self-attention: n²·d</source>
         <translation>自注意力：n²·d</translation>
     </message>
@@ -5455,13 +5535,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="360"/>
+        <location filename="../../attnviz/gallery.py" line="361"/>
         <source>sequence length n</source>
         <translation>序列长度 n</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="211"/>
-        <location filename="../../attnviz/gallery.py" line="211"/>
+        <location filename="../../attnviz/gallery.py" line="212"/>
+        <location filename="../../attnviz/gallery.py" line="212"/>
         <source>sequence {n}</source>
         <translation>序列 {n}</translation>
     </message>
@@ -5657,6 +5737,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>滑动窗口 {window}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/modern_gallery.py" line="93"/>
+        <source>sliding window {window}: the last {window} keys</source>
+        <translation>滑动窗口 {window}：最近的 {window} 个键</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="49"/>
         <source>small</source>
         <translation>小型</translation>
@@ -5677,12 +5762,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>运动鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="346"/>
+        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <source>Soft-capping: a score s becomes {cap:g}·tanh(s / {cap:g}), never beyond ±{cap:g}</source>
+        <translation>软截顶：评分 s 变为 {cap:g}·tanh(s / {cap:g})，绝不超出 ±{cap:g}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="347"/>
         <source>softmax entropy, q·k</source>
         <translation>softmax 的熵，q·k</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="347"/>
+        <location filename="../../attnviz/gallery.py" line="348"/>
         <source>softmax entropy, q·k / √d</source>
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
@@ -6032,7 +6122,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="116"/>
+        <location filename="../../attnviz/figures/editions.py" line="117"/>
         <source>Table 1</source>
         <translation>表 1</translation>
     </message>
@@ -6064,8 +6154,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="149"/>
-        <location filename="../../attnviz/gallery.py" line="182"/>
+        <location filename="../../attnviz/gallery.py" line="150"/>
+        <location filename="../../attnviz/gallery.py" line="183"/>
         <source>test x (sorted)</source>
         <translation>测试 x（已排序）</translation>
     </message>
@@ -6115,7 +6205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力机制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="201"/>
+        <location filename="../../attnviz/gallery.py" line="202"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
@@ -6136,7 +6226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="725"/>
+        <location filename="../../attnviz/gallery.py" line="737"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -6196,7 +6286,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="631"/>
+        <location filename="../../attnviz/gallery.py" line="632"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -6368,7 +6458,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="528"/>
+        <location filename="../../attnviz/gallery.py" line="529"/>
         <source>the layer's mean</source>
         <translation>该层平均</translation>
     </message>
@@ -6482,6 +6572,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型自己的名称：{name}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/modern_gallery.py" line="149"/>
+        <source>the model's scores</source>
+        <translation>模型的评分</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/render/figure_files.py" line="48"/>
         <source>the name is too long</source>
         <translation>名称太长</translation>
@@ -6588,7 +6683,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="644"/>
+        <location filename="../../attnviz/gallery.py" line="645"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -6833,7 +6928,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="602"/>
+        <location filename="../../attnviz/gallery.py" line="603"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -6890,12 +6985,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有源：source_tokens 为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/fill_mask.py" line="184"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="185"/>
         <source>There is no {mask} in the sentence: write {mask} in place of a word to see what the model guesses there, e.g. “i {mask} to go home .”</source>
         <translation>句子里没有 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么，例如“i {mask} to go home .”</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/fill_mask.py" line="188"/>
+        <location filename="../../attnviz/core/decoding/fill_mask.py" line="189"/>
         <source>There is no {mask} left to fill: write {mask} in place of a word to see what the model guesses there.</source>
         <translation>已没有要填的 {mask}：把某个词换成 {mask}，即可看模型在那里猜什么。</translation>
     </message>
@@ -7138,7 +7233,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见用户指南“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="575"/>
+        <location filename="../../attnviz/gallery.py" line="576"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -7148,7 +7243,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="127"/>
+        <location filename="../../attnviz/gallery.py" line="128"/>
         <source>Training data and the true function</source>
         <translation>训练数据与真实函数</translation>
     </message>
@@ -7180,8 +7275,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="76"/>
-        <location filename="../../attnviz/gallery.py" line="162"/>
-        <location filename="../../attnviz/gallery.py" line="424"/>
+        <location filename="../../attnviz/gallery.py" line="163"/>
+        <location filename="../../attnviz/gallery.py" line="425"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
@@ -7192,7 +7287,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gallery.py" line="121"/>
+        <location filename="../../attnviz/gallery.py" line="122"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>training points</source>
         <translation>训练样本</translation>
@@ -7203,7 +7298,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练已继续。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="320"/>
+        <location filename="../../attnviz/gallery.py" line="321"/>
         <source>training step</source>
         <translation>训练步数</translation>
     </message>
@@ -7229,8 +7324,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="149"/>
-        <location filename="../../attnviz/gallery.py" line="182"/>
+        <location filename="../../attnviz/gallery.py" line="150"/>
+        <location filename="../../attnviz/gallery.py" line="183"/>
         <source>training x (sorted)</source>
         <translation>训练 x（已排序）</translation>
     </message>
@@ -7257,12 +7352,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="655"/>
+        <location filename="../../attnviz/gallery.py" line="656"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="653"/>
+        <location filename="../../attnviz/gallery.py" line="654"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -7272,12 +7367,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="658"/>
+        <location filename="../../attnviz/gallery.py" line="659"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="660"/>
+        <location filename="../../attnviz/gallery.py" line="661"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -7324,7 +7419,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="154"/>
-        <location filename="../../attnviz/gallery.py" line="122"/>
+        <location filename="../../attnviz/gallery.py" line="123"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
@@ -7380,7 +7475,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>意外错误：{kind}：{error}。attnviz 仍在运行。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="348"/>
+        <location filename="../../attnviz/gallery.py" line="349"/>
         <source>uniform over 10 keys (log 10)</source>
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
@@ -7390,7 +7485,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="124"/>
+        <location filename="../../attnviz/figures/editions.py" line="125"/>
         <source>unknown book edition {text}; choose {choices} ({names})</source>
         <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
     </message>
@@ -7431,7 +7526,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="573"/>
+        <location filename="../../attnviz/gallery.py" line="574"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -7457,9 +7552,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {length}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="218"/>
-        <location filename="../../attnviz/gallery.py" line="261"/>
-        <location filename="../../attnviz/gallery.py" line="263"/>
+        <location filename="../../attnviz/gallery.py" line="219"/>
+        <location filename="../../attnviz/gallery.py" line="262"/>
+        <location filename="../../attnviz/gallery.py" line="264"/>
         <source>valid length {n}</source>
         <translation>有效长度 {n}</translation>
     </message>
@@ -7474,18 +7569,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="229"/>
+        <location filename="../../attnviz/gallery.py" line="230"/>
         <source>valid lengths {lengths}</source>
         <translation>有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="431"/>
-        <location filename="../../attnviz/gallery.py" line="429"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
+        <location filename="../../attnviz/gallery.py" line="430"/>
         <source>validation BLEU</source>
         <translation>验证集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="290"/>
+        <location filename="../../attnviz/gallery.py" line="291"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -7500,7 +7595,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="489"/>
+        <location filename="../../attnviz/gallery.py" line="490"/>
         <source>ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)</source>
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
@@ -7548,8 +7643,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重 {value:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="201"/>
-        <location filename="../../attnviz/gallery.py" line="263"/>
+        <location filename="../../attnviz/gallery.py" line="202"/>
+        <location filename="../../attnviz/gallery.py" line="264"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -7584,12 +7679,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示所选句子的哪种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="677"/>
+        <location filename="../../attnviz/modern_gallery.py" line="97"/>
+        <source>Which keys a query may read: full, sliding window, bidirectional window</source>
+        <translation>查询能读到哪些键：完整、滑动窗口、双向窗口</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="689"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="349"/>
+        <location filename="../../attnviz/gallery.py" line="350"/>
         <source>Why scale by √d: unscaled scores saturate the softmax as d grows</source>
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
@@ -7809,6 +7909,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/positional.py" line="85"/>
         <source>{architecture} adds no positional encoding: RoPE rotates each query and key by its position (pair i of a {width}-wide head turns by m·θ_i, θ_i = base^(−2i/d), base {base:,.0f}, {scaling} scaling), so q·k depends only on how far apart they are.</source>
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="147"/>
+        <source>{cap:g}·tanh(s / {cap:g})</source>
+        <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="449"/>
@@ -8130,12 +8235,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="586"/>
+        <location filename="../../attnviz/gallery.py" line="587"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="585"/>
+        <location filename="../../attnviz/gallery.py" line="586"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -8214,7 +8319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="430"/>
+        <location filename="../../attnviz/gallery.py" line="431"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
@@ -8259,7 +8364,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="425"/>
+        <location filename="../../attnviz/gallery.py" line="426"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
@@ -9568,7 +9673,7 @@ Open the session with that checkpoint?</source>
         <translation>|j − {row}| ≤ {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="413"/>
+        <location filename="../../attnviz/gallery.py" line="414"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
@@ -9598,7 +9703,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="413"/>
+        <location filename="../../attnviz/gallery.py" line="414"/>
         <source>α, the model's own</source>
         <translation>α，模型自身的输出</translation>
     </message>
@@ -9611,6 +9716,16 @@ Open the session with that checkpoint?</source>
         <location filename="../../attnviz/gui/panels/positional.py" line="83"/>
         <source>θ_i: the angle pair i turns per position</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="134"/>
+        <source>‖q‖ after RMSNorm</source>
+        <translation>RMSNorm 之后的 ‖q‖</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/modern_gallery.py" line="133"/>
+        <source>‖q‖ before the norm</source>
+        <translation>归一化之前的 ‖q‖</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="167"/>
