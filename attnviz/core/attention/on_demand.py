@@ -51,6 +51,9 @@ class LayerQueryKeys:
     hidden: Tensor | None
     softcap: float | None = None  # Gemma 2: scores capped to softcap·tanh(s / softcap) before the mask
     sinks: Tensor | None = None  # gpt-oss: (H,) a learned logit per head, a column the softmax reads and drops
+    # a sliding-window layer's band (core/hf/variants.py): (window, bidirectional); its map is computed over the
+    # band's keys only (a causal row i reads i − window < j ≤ i, a bidirectional one |i − j| ≤ window), the rest 0
+    window: tuple[int, bool] | None = None
 
     def __post_init__(self) -> None:
         heads, groups = self.queries.shape[1], self.keys.shape[1]
@@ -106,19 +109,27 @@ class QueryKeyStore:
         lowest = torch.finfo(query.dtype).min
         rows = int(query.shape[0])
         out = np.empty((rows, int(key.shape[0])), dtype=np.float32)
+        keys = int(key.shape[0])
+        if record.window is not None:  # (a band: the cells outside it are hidden, never computed)
+            out.fill(float("-inf") if scores else 0.0)
         with torch.inference_mode():
             for start in range(0, rows, tile_rows):
                 stop = min(start + tile_rows, rows)
-                tile = torch.matmul(query[start:stop], key.transpose(0, 1)) * record.scale  # (R, K)
+                low, high = 0, keys
+                if record.window is not None:
+                    window, both = record.window
+                    low = max(0, start - window if both else start - window + 1)
+                    high = min(keys, stop + window if both else stop)
+                tile = torch.matmul(query[start:stop], key[low:high].transpose(0, 1)) * record.scale  # (R, K')
                 if record.softcap is not None:  # (the library's three steps, in its order: before the mask)
                     tile = torch.tanh(tile / record.softcap) * record.softcap
                 if scores:
                     if hidden is not None:
-                        tile = tile.masked_fill(hidden[start:stop], float("-inf"))
-                    out[start:stop] = tile.float().cpu().numpy()
+                        tile = tile.masked_fill(hidden[start:stop, low:high], float("-inf"))
+                    out[start:stop, low:high] = tile.float().cpu().numpy()
                     continue
                 if hidden is not None:  # as eager: the additive mask's lowest number, not -inf (no NaN rows)
-                    tile = tile + torch.where(hidden[start:stop], lowest, 0.0).to(tile.dtype)
+                    tile = tile + torch.where(hidden[start:stop, low:high], lowest, 0.0).to(tile.dtype)
                 if record.sinks is not None:  # (gpt-oss: the sink's column read, then dropped)
                     column = record.sinks[head].to(tile.dtype).expand(tile.shape[0], 1)
                     combined = torch.cat([tile, column], dim=-1)
@@ -126,5 +137,5 @@ class QueryKeyStore:
                     weights = torch.softmax(combined, dim=-1, dtype=combined.dtype)[:, :-1].to(query.dtype)
                 else:
                     weights = torch.softmax(tile, dim=-1, dtype=torch.float32).to(query.dtype)
-                out[start:stop] = weights.float().cpu().numpy()
+                out[start:stop, low:high] = weights.float().cpu().numpy()
         return out

@@ -25,7 +25,7 @@ from attnviz.core.hf import compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import left_padded, library_rules
-from attnviz.core.hf.variants import layer_variants
+from attnviz.core.hf.variants import band, layer_variants
 from attnviz.core.models.translation import SourceSelfAttention, StepAttention
 
 
@@ -142,7 +142,9 @@ class HFCausal(nn.Module):
         with torch.inference_mode(), storing() as calls:
             self.hf(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=False, logits_to_keep=1)
         ordered = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
-        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks) for c in ordered])
+        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks,
+                                            band(self.variants, i))
+                              for i, c in enumerate(ordered)])
 
     def step(self, tokens: Tensor, state: CausalState, need_attention: bool = False
              ) -> tuple[Tensor, CausalState, StepAttention | None]:

@@ -26,7 +26,7 @@ from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
-from attnviz.core.hf.variants import layer_variants
+from attnviz.core.hf.variants import band, layer_variants
 from attnviz.core.hf.vocab import CONTINUES, SubwordVocab, _tokenizer_errors
 from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.models.translation import SourceSelfAttention
@@ -120,7 +120,9 @@ class HFEncoder(nn.Module):
             self.architecture.root(self.hf)(**inputs)
         order = {id(module): layer for layer, module in enumerate(self._attention)}
         layers = sorted((c for c in calls if id(c.module) in order), key=lambda c: order[id(c.module)])
-        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks) for c in layers])
+        return QueryKeyStore([LayerQueryKeys(c.query, c.key, c.scale, c.hidden, c.softcap, c.sinks,
+                                            band(self.variants, i))
+                              for i, c in enumerate(layers)])
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False,
               segments: Tensor | None = None) -> tuple[None, SourceSelfAttention | None]:

@@ -30,7 +30,7 @@ from attnviz.i18n import tr
 if TYPE_CHECKING:
     from attnviz.core.hf.folder import Architecture
 
-__all__ = ["LayerVariant", "layer_variants"]
+__all__ = ["LayerVariant", "band", "layer_variants"]
 
 SLIDING = "sliding_attention"
 
@@ -85,6 +85,15 @@ class LayerVariant:
         if self.rotary_type == "default":
             return tr("RoPE base {base:,.0f}").format(base=self.rotary_base)
         return tr("RoPE base {base:,.0f}, {scaling} scaling").format(base=self.rotary_base, scaling=self.rotary_type)
+
+
+def band(variants: tuple[LayerVariant, ...], layer: int) -> tuple[int, bool] | None:
+    """Layer ``layer``'s window as a map on demand computes it ((window, bidirectional); None: every key)."""
+    if layer >= len(variants) or variants[layer].window is None:
+        return None
+    variant = variants[layer]
+    assert variant.window is not None
+    return variant.window, variant.bidirectional
 
 
 def _rotary(config: Any, layer_type: str | None) -> tuple[float | None, str]:
