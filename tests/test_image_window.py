@@ -221,3 +221,25 @@ def test_the_next_window_opens_the_image_shown_last(window, vit_path, image_file
     qtbot.addWidget(again)
     again.load(vit_path)
     assert again.session.state.shown_source.text == "ramp.png"
+
+
+def test_the_window_keeps_its_width_after_an_image_model_then_a_translation_model(window, tiny_models, qtbot):
+    """The shipped ViT's Image dock is wide; the Transformer's sentence column comes back after it: the window
+    stays 1,022 px wide (a 1,024-px screen) and the left docks go back to their share, not the Image dock's."""
+    from attnviz.paths import shipped_models
+
+    window.resize(1022, 743)
+    vit = next(path for path in shipped_models() if path.stem == "vit")
+    window.load(vit)
+    qtbot.waitUntil(lambda: window.docks["image"].isVisible() and window.docks["image"].width() > 0)
+    assert window.width() == 1022
+    window.load(tiny_models["transformer"][0])
+    qtbot.waitUntil(lambda: window.decoding_area.isVisible())
+    QtCore.QCoreApplication.sendPostedEvents()
+    assert window.width() == 1022 and window.height() == 743
+    assert not window.docks["image"].isVisible() and window.docks["masks"].isVisible()
+    left = [dock for name, dock in window.docks.items()
+            if dock.isVisible() and not dock.visibleRegion().isEmpty()
+            and window.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.LeftDockWidgetArea]
+    assert left and max(dock.width() for dock in left) <= 0.3 * 1022  # about a fifth, as on a first start
+    assert window.attention.heatmap.width() >= 300  # the Attention dock keeps the rest
