@@ -243,3 +243,23 @@ def test_the_window_keeps_its_width_after_an_image_model_then_a_translation_mode
             and window.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.LeftDockWidgetArea]
     assert left and max(dock.width() for dock in left) <= 0.3 * 1022  # about a fifth, as on a first start
     assert window.attention.heatmap.width() >= 300  # the Attention dock keeps the rest
+
+
+def test_the_rollout_dock_of_an_image_model_has_no_decoder_and_names_its_axes(window, vit_path, tiny_models):
+    """An image is read in one pass: the Rollout dock shows the rollout over [CLS] and the patches, with no decoder
+    layer to pick and no "step the decoder" attribution; a translation model gets both back."""
+    from tests.helpers import raised
+
+    window.load(vit_path)
+    panel = raised(window, "rollout")
+    assert not panel.decoder_layer.isVisible() and not panel.attribution.isVisible()
+    assert panel.encoder_layer.text() == "layers 1–2"
+    spec = panel.encoder.spec
+    assert spec.values.shape == (5, 5) and spec.title.startswith("Attention rollout, layers 1–2")
+    assert (spec.row_axis, spec.col_axis) == ("queries ([CLS] and the patches)", "keys ([CLS] and the patches)")
+    window.load(tiny_models["transformer"][0])
+    window.set_sentence("a b c", run=True)
+    panel = raised(window, "rollout")
+    assert panel.decoder_layer.isVisible() and panel.attribution.isVisible()
+    assert panel.encoder_layer.text().startswith("encoder layers 1–")
+    assert panel.encoder.spec.col_axis == "keys (input tokens)"

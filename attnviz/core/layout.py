@@ -169,6 +169,7 @@ class Words:
 
     source_rollout: str = N_("Attention rollout, encoder {layers} (heads averaged, + I for the residual)")
     source_queries: str = N_("queries (encoder output)")
+    source_keys: str = N_("keys (input tokens)")
     source_layers: str = N_("encoder layers 1–{n}")
     traced_layers: str = N_("decoder layer {n}")
     mask_title: str = N_("Causal mask at step {step}")
@@ -607,6 +608,9 @@ class ImageLayout(SequenceLayout):
     dock_group = "vision"
     panel_views = "attnviz.gui.panels.image_views:IMAGE_VIEWS"
     kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
+    words = Words(source_rollout=N_("Attention rollout, {layers} (heads averaged, + I for the residual)"),
+                  source_queries=N_("queries ([CLS] and the patches)"), source_keys=N_("keys ([CLS] and the patches)"),
+                  source_layers=N_("layers 1–{n}"))
 
     def kinds(self, source: RecordedSource) -> list[AttentionKind]:
         return [AttentionKind.ENCODER_SELF]
