@@ -106,6 +106,24 @@ def test_all_heads_is_a_grid_of_overlays_and_a_click_chooses_one(window, vit_pat
     assert (window.session.state.view.layer, window.session.state.view.head) == (1, 1)
 
 
+
+def test_all_heads_after_rollout_shows_and_opens_each_heads_attention(window, vit_path, image_file):
+    """Rollout averages the heads: All heads draws each head's attention and Show says so (not a greyed "rollout"
+    over raw attention); a head clicked there shows that head's attention, not the heads' mean rollout."""
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = window.panels.panels["image"]
+    panel.source_box.setCurrentIndex(panel.source_box.findData("rollout"))
+    panel.all_heads.setChecked(True)
+    assert panel.source_box.currentData() == "attention" and panel.source_box.currentText() == "attention"
+    assert panel.figure().spec.title.startswith("Attention of [CLS]")
+    panel.canvas.clicked.emit(2, 0, 0)  # layer 2, head 1
+    maps = own_maps(vit_path, image_file).numpy()
+    assert not panel.all_heads.isChecked() and panel.source_box.currentData() == "attention"
+    assert panel.head.currentData() == 0 and panel.layer.value() == 2
+    np.testing.assert_allclose(panel.figure().spec.values, maps[1, 0, 0, 1:].reshape(2, 2), atol=1e-6)
+
+
 def test_the_overlay_exports_as_pictures_and_numbers(window, vit_path, image_file, tmp_path):
     from attnviz.render.figure_files import export_figure, read_csv
 
