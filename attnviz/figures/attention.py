@@ -51,6 +51,7 @@ class MatrixView:
     overlap: int = 0  # 1 where the answer's first query is the prompt's last row (no separator: sequence.overlap)
     stepped: bool | None = None  # its values change from step to step, so its name says the step (None: not
     # the encoder's; the layout says: an encoder-only model's self-attention is read again at each step)
+    slug: str = ""  # the kind's short name in file names for this model (SequenceLayout.kind_slug); default kind.slug
 
     def query_of(self, row: int) -> tuple[AttentionKind, int]:
         """The kind and 0-based query a row of this matrix is (what the Computation panel recomputes)."""
@@ -62,7 +63,8 @@ class MatrixView:
 
     def stem(self, step: int | None = None) -> str:
         """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
-        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores, self.stepped)
+        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores, self.stepped,
+                           self.slug)
 
     def title(self, model: str = "", step: int | None = None) -> str:
         return figure_title(model, self.kind, layer_head(self.layer, self.head), step, self.scores, self.label,
@@ -74,10 +76,12 @@ def layer_head(layer: int, head: int) -> str:
     return tr("layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
 
 
-def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool, stepped: bool | None = None) -> str:
+def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool, stepped: bool | None = None,
+                slug: str = "") -> str:
     """``{kind}_{what}[_stepNN][_scores]``; step is 0-based and left out for the encoder (it runs once) unless
-    ``stepped`` says the maps change from step to step (:meth:`SequenceLayout.names_step`)."""
-    stem = f"{kind.slug}_{what}"
+    ``stepped`` says the maps change from step to step (:meth:`SequenceLayout.names_step`); slug: the kind's short
+    name for this model (:meth:`SequenceLayout.kind_slug`; default ``kind.slug``)."""
+    stem = f"{slug or kind.slug}_{what}"
     if step is not None and (kind is not AttentionKind.ENCODER_SELF if stepped is None else stepped):
         stem += f"_step{step + 1:02d}"
     return stem + ("_scores" if scores else "")
@@ -144,7 +148,8 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
     matrix = layout.matrix(kind, layer, head, source, step, scores)
     return MatrixView(matrix.values, matrix.rows, matrix.cols, np.asarray(matrix.masked), kind, layer, head, scores,
-                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind))
+                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind),
+                      layout.kind_slug(kind))
 
 
 def levels_of(values: np.ndarray, masked: np.ndarray, scores: bool) -> tuple[float, float]:
@@ -184,7 +189,8 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
                                                 source.layout.kind_label(kind), source.layout.names_step(kind)),
                     levels, tuple(tr("layer {layer}").format(layer=i + 1) for i in range(layers)),
                     tuple(tr("head {head}").format(head=i + 1) for i in range(heads)))
-    return NamedFigure(figure_stem(kind, "all-heads", index, scores, source.layout.names_step(kind)), spec)
+    return NamedFigure(figure_stem(kind, "all-heads", index, scores, source.layout.names_step(kind),
+                                   source.layout.kind_slug(kind)), spec)
 
 
 def attention_figure(source: EncodedSource, step: DecodeStep | None, view: AttentionView,
