@@ -272,8 +272,14 @@ def attention_figures(source: EncodedSource, steps: Sequence[DecodeStep | None],
 
 def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None], view: AttentionView, model: str,
                       kind: str, checkpoint: str, device: str) -> dict[str, Any]:
-    """What an export-all folder holds: the sentence, its tokens, the model, the step(s) and the view."""
+    """What an export-all folder holds: the sentence, its tokens, the model, the step(s) and the view; for an image
+    (read in one pass: no sentence, no steps), the image's name and its positions ([CLS] and the patches)."""
     shown = [s for s in steps if s is not None]
+    values = {"values": "pre-softmax scores" if view.scores else "attention weights",
+              "masked_cells": "marked" if view.show_masked else "blank"}
+    if source.picture is not None:
+        return {"attnviz_export": 1, "image": source.text, "positions": list(source.tokens), "model": model,
+                "kind": kind, "checkpoint": checkpoint, "device": device, **values}
     return {
         "attnviz_export": 1, "sentence": source.text, "source_tokens": list(source.tokens),
         "unknown_words": list(source.unknown), "truncated_from": source.truncated_from,
@@ -281,7 +287,5 @@ def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None],
         "steps": [(shown_index(s) or 0) + 1 for s in shown],
         "output_tokens": list(shown[-1].output_tokens) if shown else [],
         "query_tokens": list(shown[-1].query_tokens) if shown else [],
-        "finished": bool(shown and shown[-1].finished),
-        "values": "pre-softmax scores" if view.scores else "attention weights",
-        "masked_cells": "marked" if view.show_masked else "blank",
+        "finished": bool(shown and shown[-1].finished), **values,
     }
