@@ -8,6 +8,8 @@ no cell is left empty.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from attnviz.i18n import N_, tr
 
 NOT_APPLICABLE = "n/a"  # a statistic that a kind of attention does not have (the column's text says which)
@@ -124,12 +126,13 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('tokens', N_('the tokens (an image model: the images) averaged (a constant row has no ρ)')),
     )),
     (SINKS_CSV, N_('one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)'), (
-        ('attention', N_("cross, decoder self, or self (the small BERT's, or a decoder-only model's one)")),
+        ('kind', N_("cross (cross-attention), dec-self (a decoder's self-attention: a decoder-only model's one) or "
+                    "enc-self (the small BERT's self-attention), as sinks_by_position.csv names them")),
         ('layer', N_('the layer, from 1')),
-        ('keys', N_('<eos> (also `[SEP]`), <bos> (also `[CLS]`) or punctuation')),
-        ('raw_share', N_("mean share of the attention weight (heads' mean) on those keys, over the tokens whose "
-                         "keys hold one; `no such key` where none does: the source of attnviz's own translators has"
-                         " no end token, a decoder's prefix never holds <eos>")),
+        ('key', N_('<eos> (also `[SEP]`), <bos> (also `[CLS]`) or punctuation')),
+        ('weight_share', N_("mean share of the attention weight (heads' mean) on those keys, over the tokens whose "
+                            "keys hold one; `no such key` where none does: the source of attnviz's own translators "
+                            "has no end token, a decoder's prefix never holds <eos>")),
         ('norm_share', N_('the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys')),
         ('tokens', N_('the tokens averaged (those whose keys hold such a token)')),
     )),
@@ -222,14 +225,18 @@ def described(name: str) -> tuple[str, ...]:
     return next(tuple(c for c, _ in columns) for file, _, columns in COLUMNS if file == name)
 
 
-def columns_markdown(files: tuple[str, ...], translated: bool = False) -> str:
+def columns_markdown(files: tuple[str, ...], translated: bool = False,
+                     present: Mapping[str, Sequence[str]] | None = None) -> str:
     """The Markdown description of ``files`` (a heading and a table for each): COLUMNS.md's text, in the interface's
-    language when ``translated`` (the README's tables: in English)."""
+    language when ``translated`` (the README's tables: in English). present: for a file named there, the columns it
+    has (only those are described: ``heads --documents``' heads.csv has no `rare`, `diagonal` …)."""
     say = tr if translated else (lambda text: text)
     parts = []
     for file, row, columns in COLUMNS:
         if file not in files:
             continue
+        if present is not None and file in present:
+            columns = tuple((name, text) for name, text in columns if name in present[file])
         lines = [f"### {file}", "", say(ONE_ROW).format(row=say(row)), "",
                  f"| {say(COLUMN)} | {say(MEANING)} |", "| --- | --- |"]
         lines += [f"| `{_cell(name)}` | {_cell(say(text))} |" for name, text in columns]
@@ -242,9 +249,10 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def columns_file(files: tuple[str, ...], command: str) -> str:
+def columns_file(files: tuple[str, ...], command: str, present: Mapping[str, Sequence[str]] | None = None) -> str:
     """COLUMNS.md for the files of ``command`` (``attnviz heads`` / ``attnviz explain``), in the interface's
-    language."""
+    language; present: as :func:`columns_markdown`'s."""
     return (tr("# The columns of `{command}`'s files").format(command=command) + "\n\n"
             + tr("No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token "
-                 "with an order`; each column says when).") + "\n\n" + columns_markdown(files, translated=True))
+                 "with an order`; each column says when).") + "\n\n"
+            + columns_markdown(files, translated=True, present=present))

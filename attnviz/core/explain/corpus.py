@@ -178,14 +178,21 @@ def layers_csv(tally: CorpusTally) -> str:
     return "\n".join(lines) + "\n"
 
 
+SLUG_OF = {"cross": "cross", "decoder self": "dec-self"}  # an explanation's kind -> its short name (AttentionKind.slug)
+
+
 def sinks_csv(tally: CorpusTally, classes: tuple[str, ...]) -> str:
-    """One row per (attention kind, layer, sink class): the mean share of raw and of norm-based attention on
-    those keys, over the steps that had such a key (their number; NO_SUCH_KEY where none had one)."""
-    lines = ["attention,layer,keys,raw_share,norm_share,tokens"]
+    """One row per (attention kind, layer, sink class): the mean share of the weight and of norm-based attention on
+    those keys, over the steps that had such a key (their number; NO_SUCH_KEY where none had one). The kind, the
+    key and the share are named as sinks_by_position.csv names them (``dec-self``, ``key``, ``weight_share``): a
+    model's one "self" attention is its by-position slug (a decoder-only model's dec-self, a BERT's enc-self)."""
+    own = [slug for slug in tally.position_sinks if slug != "cross"]
+    lines = ["kind,layer,key,weight_share,norm_share,tokens"]
     for kind, (means, present) in tally.sink_shares().items():
+        slug = SLUG_OF.get(kind) or (own[0] if len(own) == 1 else kind)
         for layer in range(means.shape[0]):
             for index, name in enumerate(classes):
-                lines.append(f"{kind},{layer + 1},{name},{_number(means[layer, 0, index], NO_SUCH_KEY)},"
+                lines.append(f"{slug},{layer + 1},{name},{_number(means[layer, 0, index], NO_SUCH_KEY)},"
                              f"{_number(means[layer, 1, index], NO_SUCH_KEY)},{int(present[index])}")
     return "\n".join(lines) + "\n"
 
