@@ -106,6 +106,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('method_b', N_('the second method; `|name|` is that signed row taken as magnitudes')),
         ('tokens', N_('the tokens (an image model: the images) where both rows have an order (a constant row has '
                       'none); the other columns read `no token with an order` where there is none')),
+        ('images', N_("an image model's run, in place of `tokens`: the images where both rows have an order")),
         ('tau_mean', N_('mean Kendall τ-b of the two rows over those tokens')),
         ('tau_q1', N_('the first quartile of τ')),
         ('tau_median', N_('the median of τ')),
@@ -124,6 +125,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('spearman_mean', N_("mean Spearman ρ of the method's row with the reference's row (`no token with an "
                              'order` where every row was constant)')),
         ('tokens', N_('the tokens (an image model: the images) averaged (a constant row has no ρ)')),
+        ('images', N_("an image model's run, in place of `tokens`: the images averaged")),
     )),
     (SINKS_CSV, N_('one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)'), (
         ('kind', N_("cross (cross-attention), dec-self (a decoder's self-attention: a decoder-only model's one) or "
@@ -218,6 +220,13 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('mean_distance_px', N_("the mean of its heads' `mean_distance_px` (image_heads.csv)")),
     )),
 )
+
+
+def counted_in(count: str) -> dict[str, list[str]]:
+    """agreement.csv's and layers.csv's columns where their count is ``count`` ("tokens"; an image model's run:
+    "images"), for :func:`columns_file`'s ``present``."""
+    other = "images" if count == "tokens" else "tokens"
+    return {name: [c for c in described(name) if c != other] for name in (AGREEMENT_CSV, LAYERS_CSV)}
 
 
 def described(name: str) -> tuple[str, ...]:

@@ -59,7 +59,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="255"/>
+        <location filename="../../attnviz/core/columns.py" line="264"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -650,7 +650,7 @@
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="132"/>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -690,7 +690,7 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="191"/>
+        <location filename="../../attnviz/core/columns.py" line="193"/>
         <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; attnviz's own models and `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `&lt;pad&gt;`, `&lt;unk&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
         <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；attnviz 自己的模型和 `attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`&lt;pad&gt;`、`&lt;unk&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
@@ -949,7 +949,7 @@
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="157"/>
+        <location filename="../../attnviz/core/columns.py" line="159"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -982,6 +982,16 @@
         <location filename="../../attnviz/gui/menus.py" line="89"/>
         <source>An image for the image model on show (Ctrl+I; or drop it on the window)</source>
         <translation>为当前的图像模型打开一张图像（Ctrl+I；或把图像拖到窗口上）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <source>an image model's run, in place of `tokens`: the images averaged</source>
+        <translation>图像模型的运行中代替 `tokens`：参与平均的图像数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <source>an image model's run, in place of `tokens`: the images where both rows have an order</source>
+        <translation>图像模型的运行中代替 `tokens`：两行都有次序的图像数</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/classify.py" line="24"/>
@@ -1055,7 +1065,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="118"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -1904,7 +1914,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -1974,7 +1984,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="129"/>
+        <location filename="../../attnviz/core/columns.py" line="131"/>
         <source>cross (cross-attention), dec-self (a decoder's self-attention: a decoder-only model's one) or enc-self (the small BERT's self-attention), as sinks_by_position.csv names them</source>
         <translation>cross（编码器－解码器注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 enc-self（小型 BERT 的自注意力），与 sinks_by_position.csv 的名称一致</translation>
     </message>
@@ -2045,7 +2055,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <location filename="../../attnviz/core/columns.py" line="184"/>
         <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's, or a translation model's encoder) or cross (a translation model's cross-attention)</source>
         <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的，或翻译模型编码器的）或 cross（翻译模型的交叉注意力）</translation>
     </message>
@@ -2269,17 +2279,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="214"/>
+        <location filename="../../attnviz/core/columns.py" line="216"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中该种注意力 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="207"/>
+        <location filename="../../attnviz/core/columns.py" line="209"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="143"/>
+        <location filename="../../attnviz/core/columns.py" line="145"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2300,7 +2310,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2933,7 +2943,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="92"/>
-        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <location filename="../../attnviz/core/columns.py" line="155"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -3325,7 +3335,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3394,7 +3404,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="152"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3645,7 +3655,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="174"/>
+        <location filename="../../attnviz/core/columns.py" line="176"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
@@ -3666,7 +3676,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="170"/>
+        <location filename="../../attnviz/core/columns.py" line="172"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
@@ -3676,7 +3686,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
@@ -3697,22 +3707,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="133"/>
+        <location filename="../../attnviz/core/columns.py" line="135"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="197"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="114"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3727,12 +3737,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="171"/>
+        <location filename="../../attnviz/core/columns.py" line="173"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="172"/>
+        <location filename="../../attnviz/core/columns.py" line="174"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: a distillation token, register tokens (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：蒸馏词元、寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
@@ -3902,7 +3912,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="256"/>
+        <location filename="../../attnviz/core/columns.py" line="265"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -4121,7 +4131,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="119"/>
+        <location filename="../../attnviz/core/columns.py" line="120"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
@@ -4136,17 +4146,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="167"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="117"/>
+        <location filename="../../attnviz/core/columns.py" line="118"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
@@ -4161,42 +4171,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="145"/>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="180"/>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
         <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
         <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <location filename="../../attnviz/core/columns.py" line="141"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="202"/>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="209"/>
+        <location filename="../../attnviz/core/columns.py" line="211"/>
         <source>one layer in one kind's sinks figure (`attnviz heads` over decoded sentences, --format csv; KIND: enc-self, dec-self or cross): the share on the first position</source>
         <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="216"/>
+        <location filename="../../attnviz/core/columns.py" line="218"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <location filename="../../attnviz/core/columns.py" line="163"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -4211,7 +4221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -6067,7 +6077,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -6082,18 +6092,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="205"/>
-        <location filename="../../attnviz/core/columns.py" line="212"/>
+        <location filename="../../attnviz/core/columns.py" line="207"/>
+        <location filename="../../attnviz/core/columns.py" line="214"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <location filename="../../attnviz/core/columns.py" line="188"/>
         <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz heads` over decoded sentences: the source position for enc-self, the target position for cross and a translation's dec-self, the place in prompt + answer for a decoder-only model; `attnviz explain`: the explained step's query, the masked position for a BERT)</source>
         <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz heads` 基于解码出的句子时：对 enc-self 为源位置，对 cross 和翻译模型的 dec-self 为目标位置，对仅解码器模型为其在提示 + 回答中的位置；`attnviz explain`：所解释那一步的查询，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
@@ -6188,7 +6198,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -6244,18 +6254,18 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="47"/>
-        <location filename="../../attnviz/core/columns.py" line="169"/>
-        <location filename="../../attnviz/core/columns.py" line="185"/>
+        <location filename="../../attnviz/core/columns.py" line="171"/>
+        <location filename="../../attnviz/core/columns.py" line="187"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
@@ -6315,12 +6325,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="121"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
@@ -6335,16 +6345,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="131"/>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
-        <location filename="../../attnviz/core/columns.py" line="164"/>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="46"/>
-        <location filename="../../attnviz/core/columns.py" line="168"/>
-        <location filename="../../attnviz/core/columns.py" line="184"/>
+        <location filename="../../attnviz/core/columns.py" line="170"/>
+        <location filename="../../attnviz/core/columns.py" line="186"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6364,12 +6374,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="218"/>
+        <location filename="../../attnviz/core/columns.py" line="220"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="111"/>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6540,7 +6550,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="195"/>
+        <location filename="../../attnviz/core/columns.py" line="197"/>
         <source>the query rows averaged: those of the bin that could see such a key, over every document or decoded sentence (`attnviz explain`: one row per explained step)</source>
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
@@ -6560,12 +6570,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="198"/>
+        <location filename="../../attnviz/core/columns.py" line="200"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
@@ -6655,7 +6665,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="114"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -6665,7 +6675,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6690,7 +6700,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -6705,7 +6715,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
@@ -6715,12 +6725,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="159"/>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
         <source>the tokens (an image model: the images) whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
@@ -7487,8 +7497,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="204"/>
-        <location filename="../../attnviz/core/columns.py" line="211"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
+        <location filename="../../attnviz/core/columns.py" line="213"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>

@@ -159,19 +159,20 @@ def _number(value: float, missing: str = "no token with an order") -> str:
     return missing if not np.isfinite(value) else f"{value + 0.0:.4f}".replace("-0.0000", "0.0000")
 
 
-def agreement_csv(tally: CorpusTally) -> str:
-    """One row per pair of methods: the τ over all decoded tokens (mean, quartiles), the mean ρ, the count, and the
-    share of tokens whose τ is significant."""
-    lines = ["method_a,method_b,tokens,tau_mean,tau_q1,tau_median,tau_q3,rho_mean,significant"]
+def agreement_csv(tally: CorpusTally, count: str = "tokens") -> str:
+    """One row per pair of methods: the τ over all decoded tokens (mean, quartiles), the mean ρ, the count (its
+    column named ``count``: an image model's run counts "images"), and the share of tokens whose τ is significant."""
+    lines = [f"method_a,method_b,{count},tau_mean,tau_q1,tau_median,tau_q3,rho_mean,significant"]
     for p in tally.pairs():
         values = [p.mean, *p.quartiles, p.rho_mean, p.significant]
         lines.append(",".join([p.first, p.second, str(p.count), *(_number(v) for v in values)]))
     return "\n".join(lines) + "\n"
 
 
-def layers_csv(tally: CorpusTally) -> str:
-    """One row per (method, reference, layer): the mean Spearman ρ and the number of steps it averages."""
-    lines = ["method,reference,layer,spearman_mean,tokens"]
+def layers_csv(tally: CorpusTally, count: str = "tokens") -> str:
+    """One row per (method, reference, layer): the mean Spearman ρ and the number of steps it averages (its column
+    named ``count``, as :func:`agreement_csv`'s)."""
+    lines = [f"method,reference,layer,spearman_mean,{count}"]
     for (method, reference), (means, counts) in tally.layer_spearman().items():
         for layer, (mean, count) in enumerate(zip(means, counts, strict=True), start=1):
             lines.append(f"{method},{reference},{layer},{_number(mean)},{int(count)}")
