@@ -703,9 +703,12 @@ def entries(only: list[str] | None = None, edition: str = DEFAULT_EDITION) -> li
     chosen = [e for e in ordered if any(e.key.startswith(o) or e.file_stem(edition).startswith(o)
                                         or e.section.matches(o) for o in only)]
     if not chosen:
-        numbers = " ".join(dict.fromkeys(e.section.number(edition) for e in GALLERY if e.section.other_number(edition)))
-        others = " ".join(dict.fromkeys(n for e in GALLERY if (n := e.section.other_number(edition))))
-        other_name = next(SHORT_NAMES[e] for e in SHORT_NAMES if e != edition)
+        other_edition = next(e for e in SHORT_NAMES if e != edition)
+        numbers = " ".join(dict.fromkeys(n for e in GALLERY
+                                         if e.section.book and (n := e.section.numbers.get(edition))))
+        others = " ".join(dict.fromkeys(n for e in GALLERY
+                                        if e.section.book and (n := e.section.numbers.get(other_edition))))
+        other_name = SHORT_NAMES[other_edition]
         raise ValueError(tr("no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; "
                             "keys: {keys}").format(only=", ".join(only), numbers=numbers, other_name=other_name,
                                                    others=others, keys=", ".join(e.key for e in GALLERY)))

@@ -53,13 +53,27 @@ def test_figures_numbers_the_whole_book_in_one_edition(qapp, capsys, tmp_path):
         headings = [part.split("</h3>")[0] for part in page.split("<h3>")[1:]]
         assert len(headings) == len(gallery.GALLERY)
         numbered = [h.removeprefix("not in the book · ") for h in headings]  # (supplementary: their section's)
-        assert all(h.startswith((numbers, "paper", "attnviz", "modern")) for h in numbered), edition
+        # (a section the edition lacks, d2l 1.0's 11.8 and 11.9 in d2l 0.17: by the edition that has it, named)
+        assert all(h.startswith((numbers, "paper", "attnviz", "modern", "d2l 1.0: 11.")) for h in numbered), edition
         assert not any(h.startswith(others) for h in numbered), edition
     out = tmp_path / "all"
     code, _stdout, err = run_cli(capsys, "figures", "--out", str(out), "--only",
                                  ",".join(e.key for e in cheap), "--format", "csv", "--edition", "1.0")
     assert code == 0, err
     assert "<h2>11.2 (d2l 0.17: 10.2) Attention Pooling by Similarity</h2>" in _index(out)
+
+
+def test_a_section_one_edition_lacks_is_never_numbered_by_another_section_of_it():
+    """d2l 0.17 / 第二版 has no vision transformers (nor 11.9's pretraining): its 10.7 is the Transformer, so the
+    ViT's figures read "11.8 Transformers for Vision" in d2l 1.0 and "d2l 1.0: 11.8" in d2l 0.17, never 10.7."""
+    page = gallery.index_html(list(gallery.GALLERY), ["svg"], "1.0")
+    assert "<h2>11.8 Transformers for Vision</h2>" in page and "(d2l 0.17: 10.7) Transformers" not in page
+    assert "<h3>not in the book · 11.9 — " in page and "(d2l 0.17: 10.7) Large" not in page
+    old = gallery.index_html(list(gallery.GALLERY), ["svg"], "0.17")
+    vit = [h for h in _tags(old, "h3") if "ViT" in h or "[CLS]" in h]
+    assert len(vit) == 3 and all(h.startswith("not in the book · d2l 1.0: 11.8 — ") for h in vit), vit
+    assert "10.7 (d2l 1.0: 11.8)" not in old and "10.7 (d2l 1.0: 11.9)" not in old
+    assert gallery.entries(["11.8"], "0.17") == [e for e in gallery.entries(edition="0.17") if e.topic == "vision"]
 
 
 def test_figures_refuses_an_unknown_edition_or_section_and_writes_nothing(capsys, tmp_path):

@@ -24,7 +24,7 @@ def test_the_attention_view_shows_the_whole_sequence_and_names_the_kinds(decoder
     window, attention = decoder_only, decoder_only.attention
     source, step = window.session.state.source, window.session.state.step
     assert [attention.kind_box.itemText(i) for i in range(attention.kind_box.count())] == \
-        ["Prompt self-attention", "Self-attention (prompt + answer)", "Source view"]
+        ["Self-attention (prompt)", "Self-attention (prompt + answer)", "Source view"]
     attention.select_view(DEC, 1, 2)
     tokens = (*source.tokens, *step.query_tokens)
     matrix = attention.current
@@ -127,9 +127,9 @@ def test_the_batch_panel_says_where_a_left_padded_row_is_padded(decoder_only):
     assert "Valid length 2 of 6: keys 1–4 are <pad>" in caption and "pads on the left" in caption
     assert decoder_only.session.state.batch.sources[1].tokens == ("<pad>",) * 4 + ("a", "b")
     assert [panel.kind_box.itemText(i) for i in range(panel.kind_box.count())] == \
-        ["source view", "prompt self-attention"]
+        ["source view", "self-attention (prompt)"]
     panel.kind_box.setCurrentIndex(1)
-    assert "prompt self-attention" in panel.attention.spec.title
+    assert "self-attention (prompt)" in panel.attention.spec.title
     assert panel.attention.spec.masked[4, 5] and not panel.attention.spec.masked[5, 4]  # causal, padding masked
     assert panel.attention.spec.masked[5, :4].all()
 

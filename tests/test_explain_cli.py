@@ -34,16 +34,16 @@ def test_explain_writes_agreement_sinks_and_figures(capsys, tiny_models: dict, t
     assert sidecar["sentences"] == 3 and sidecar["tokens"] >= tokens
     assert f"explained {sidecar['tokens']} tokens of 3 sentences" in stdout
     sinks = _rows(out / "sinks.csv")
-    bos = [r for r in sinks if r["attention"] == "decoder self" and r["keys"] == "<bos>"]
-    assert len(bos) == 2 and all(0 <= float(r["raw_share"]) <= 1 and 0 <= float(r["norm_share"]) <= 1 for r in bos)
+    bos = [r for r in sinks if r["kind"] == "dec-self" and r["key"] == "<bos>"]  # (sinks_by_position.csv's names)
+    assert len(bos) == 2 and all(0 <= float(r["weight_share"]) <= 1 and 0 <= float(r["norm_share"]) <= 1 for r in bos)
     layers = _rows(out / "layers.csv")
     assert {(r["method"], r["reference"]) for r in layers} >= {("attention", "occlusion"), ("flow", "occlusion")}
     assert_files_explain_themselves(out, ("agreement.csv", "layers.csv", "sinks.csv", "sinks_by_position.csv"))
     by_position = _rows(out / "sinks_by_position.csv")  # the query rows of every step, binned by position
     first = [r for r in by_position if (r["kind"], r["layer"], r["head"], r["key"]) == ("dec-self", "1", "1", "first")]
     assert [r["queries"] for r in first] == ["1-16"] and int(first[0]["rows"]) == sidecar["tokens"]
-    eos = [r for r in sinks if r["keys"] == "<eos>"]  # no <eos> among a Transformer's source or target prefix
-    assert eos and all(r["raw_share"] == r["norm_share"] == "no such key" and r["tokens"] == "0" for r in eos)
+    eos = [r for r in sinks if r["key"] == "<eos>"]  # no <eos> among a Transformer's source or target prefix
+    assert eos and all(r["weight_share"] == r["norm_share"] == "no such key" and r["tokens"] == "0" for r in eos)
     for stem in ("layers_spearman_vs_occlusion", "tau_attention_vs_ig"):
         assert (out / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (out / f"{stem}.svg").read_bytes()[:400]
@@ -98,6 +98,7 @@ def test_explain_masks_each_word_of_a_bert(capsys, tmp_path: Path) -> None:
     assert code == 0, err
     assert "explained 8 tokens of 2 sentences" in stdout  # every word masked in turn
     sinks = _rows(out / "sinks.csv")
-    cls = [r for r in sinks if r["keys"] == "<bos>"]  # [CLS] counts as <bos>, [SEP] as <eos>
-    assert len(cls) == 3 and all(int(r["tokens"]) == 8 and 0 < float(r["raw_share"]) < 1 for r in cls)
+    cls = [r for r in sinks if r["key"] == "<bos>"]  # [CLS] counts as <bos>, [SEP] as <eos>
+    assert len(cls) == 3 and all(int(r["tokens"]) == 8 and 0 < float(r["weight_share"]) < 1 for r in cls)
+    assert {r["kind"] for r in sinks} == {"enc-self"}  # the small BERT's self-attention, as by position
     assert "leave_one_out" not in (out / "agreement.csv").read_text(encoding="utf-8")

@@ -46,11 +46,12 @@ def test_explain_over_a_folder_of_images_tallies_explain_images_own_tau(capsys, 
         for j in range(i + 1, len(methods)):
             taus = [e.kendall[i, j] for e in explained if np.isfinite(e.kendall[i, j])]
             row = agreement[first, methods[j]]
-            assert int(row["tokens"]) == len(taus)
+            assert int(row["images"]) == len(taus)  # (an image run counts images)
             if taus:
                 assert float(row["tau_mean"]) == pytest.approx(np.mean(taus), abs=1e-4)
     assert ("attention", "|ig|") in agreement  # attention against the magnitudes of the signed rows
     layers = _rows(out / "layers.csv")
+    assert "tokens" not in layers[0] and int(layers[0]["images"]) >= 1  # (an image run counts images)
     assert {(r["method"], r["reference"], r["layer"]) for r in layers} == {
         (m, ref, str(layer)) for m in ("attention", "rollout") for ref in ("occlusion", "ig") for layer in (1, 2)}
     assert not (out / "sinks.csv").exists()  # (an image has no <eos>, <bos> or punctuation keys)

@@ -100,8 +100,17 @@ def test_ctrl_e_exports_from_every_field_on_a_real_x_server(tiny_models, tmp_pat
     import subprocess
     import sys
 
+    from attnviz import xcb_check
+
     if shutil.which("xvfb-run") is None:
         pytest.skip("xvfb-run is not installed (apt-get install xvfb)")
+    plugin = xcb_check.xcb_plugin()
+    if plugin is None:
+        pytest.skip("PySide6 has no xcb platform plugin here")
+    missing = xcb_check.missing_for(plugin)  # Qt would abort with "could not load the xcb platform plugin"
+    if missing:
+        packages = " ".join(dict.fromkeys(xcb_check.debian_package(name) for name in missing))
+        pytest.skip(f"Qt's xcb plugin needs {', '.join(missing)} (apt-get install {packages})")
     env = {key: value for key, value in os.environ.items() if key != "QT_QPA_PLATFORM"}
     done = subprocess.run(["xvfb-run", "-a", sys.executable, "-c", X11_KEYS, str(tiny_models["transformer"][0])],
                           capture_output=True, text=True, timeout=600, env=env)

@@ -44,6 +44,12 @@ def test_documents_mode_draws_the_sinks_of_a_head_and_of_a_layers_mean(qtbot, tm
     panel.map_heads()
     qtbot.waitUntil(lambda: window.session.state.atlas is not None, timeout=WAIT_MS)
     assert window.session.state.atlas.sentences == len(DOCUMENTS) and panel.tabs.isTabVisible(3)
+    # documents have no importance: no pruning curve, and the button says why; the title counts documents
+    assert not panel.prune_button.isEnabled() and "no importance to prune by" in panel.prune_button.toolTip()
+    assert panel.grid.spec.title.endswith(f", {len(DOCUMENTS)} documents"), panel.grid.spec.title
+    window.session.compute_pruning()  # (asked for all the same: the same sentence, not "Map the heads … first")
+    assert errors and "no importance to prune by" in errors[-1] and "first" not in errors[-1]
+    errors.clear()
 
     loaded = load_checkpoint(folder)
     expected = document_atlas(loaded, read_documents(data, loaded), "cpu").sinks

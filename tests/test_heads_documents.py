@@ -213,7 +213,12 @@ def test_the_cli_writes_heads_and_sinks_by_position(family: str, folders, data, 
         cls = [r for r in sinks if r["key"] == "[CLS]"]
         assert [r["weight_share"] for r in cls] == [r["weight_share"] for r in sinks if r["key"] == "first"]
     assert (out / "sinks_first_weight.csv").exists() and (out / "sinks_first_norm.csv").exists()
-    assert "sinks_by_position.csv" in (out / "COLUMNS.md").read_text(encoding="utf-8")
+    columns = (out / "COLUMNS.md").read_text(encoding="utf-8")
+    assert "sinks_by_position.csv" in columns
+    # heads.csv's section describes exactly the columns the file has (no `rare`, `diagonal`, … of decoding)
+    section = columns.split("### heads.csv")[1].split("###")[0]
+    described_there = [line.split("`")[1] for line in section.splitlines() if line.startswith("| `")]
+    assert described_there == list(heads[0]) and "rare" not in described_there and "diagonal" not in described_there
 
 
 def test_the_sums_of_apple_s_gpu_are_made_on_the_host() -> None:

@@ -106,6 +106,24 @@ def test_all_heads_is_a_grid_of_overlays_and_a_click_chooses_one(window, vit_pat
     assert (window.session.state.view.layer, window.session.state.view.head) == (1, 1)
 
 
+
+def test_all_heads_after_rollout_shows_and_opens_each_heads_attention(window, vit_path, image_file):
+    """Rollout averages the heads: All heads draws each head's attention and Show says so (not a greyed "rollout"
+    over raw attention); a head clicked there shows that head's attention, not the heads' mean rollout."""
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = window.panels.panels["image"]
+    panel.source_box.setCurrentIndex(panel.source_box.findData("rollout"))
+    panel.all_heads.setChecked(True)
+    assert panel.source_box.currentData() == "attention" and panel.source_box.currentText() == "attention"
+    assert panel.figure().spec.title.startswith("Attention of [CLS]")
+    panel.canvas.clicked.emit(2, 0, 0)  # layer 2, head 1
+    maps = own_maps(vit_path, image_file).numpy()
+    assert not panel.all_heads.isChecked() and panel.source_box.currentData() == "attention"
+    assert panel.head.currentData() == 0 and panel.layer.value() == 2
+    np.testing.assert_allclose(panel.figure().spec.values, maps[1, 0, 0, 1:].reshape(2, 2), atol=1e-6)
+
+
 def test_the_overlay_exports_as_pictures_and_numbers(window, vit_path, image_file, tmp_path):
     from attnviz.render.figure_files import export_figure, read_csv
 
@@ -221,3 +239,45 @@ def test_the_next_window_opens_the_image_shown_last(window, vit_path, image_file
     qtbot.addWidget(again)
     again.load(vit_path)
     assert again.session.state.shown_source.text == "ramp.png"
+
+
+def test_the_window_keeps_its_width_after_an_image_model_then_a_translation_model(window, tiny_models, qtbot):
+    """The shipped ViT's Image dock is wide; the Transformer's sentence column comes back after it: the window
+    stays 1,022 px wide (a 1,024-px screen) and the left docks go back to their share, not the Image dock's."""
+    from attnviz.paths import shipped_models
+
+    window.resize(1022, 743)
+    vit = next(path for path in shipped_models() if path.stem == "vit")
+    window.load(vit)
+    qtbot.waitUntil(lambda: window.docks["image"].isVisible() and window.docks["image"].width() > 0)
+    assert window.width() == 1022
+    window.load(tiny_models["transformer"][0])
+    qtbot.waitUntil(lambda: window.decoding_area.isVisible())
+    QtCore.QCoreApplication.sendPostedEvents()
+    assert window.width() == 1022 and window.height() == 743
+    assert not window.docks["image"].isVisible() and window.docks["masks"].isVisible()
+    left = [dock for name, dock in window.docks.items()
+            if dock.isVisible() and not dock.visibleRegion().isEmpty()
+            and window.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.LeftDockWidgetArea]
+    assert left and max(dock.width() for dock in left) <= 0.3 * 1022  # about a fifth, as on a first start
+    assert window.attention.heatmap.width() >= 300  # the Attention dock keeps the rest
+
+
+def test_the_rollout_dock_of_an_image_model_has_no_decoder_and_names_its_axes(window, vit_path, tiny_models):
+    """An image is read in one pass: the Rollout dock shows the rollout over [CLS] and the patches, with no decoder
+    layer to pick and no "step the decoder" attribution; a translation model gets both back."""
+    from tests.helpers import raised
+
+    window.load(vit_path)
+    panel = raised(window, "rollout")
+    assert not panel.decoder_layer.isVisible() and not panel.attribution.isVisible()
+    assert panel.encoder_layer.text() == "layers 1–2"
+    spec = panel.encoder.spec
+    assert spec.values.shape == (5, 5) and spec.title.startswith("Attention rollout, layers 1–2")
+    assert (spec.row_axis, spec.col_axis) == ("queries ([CLS] and the patches)", "keys ([CLS] and the patches)")
+    window.load(tiny_models["transformer"][0])
+    window.set_sentence("a b c", run=True)
+    panel = raised(window, "rollout")
+    assert panel.decoder_layer.isVisible() and panel.attribution.isVisible()
+    assert panel.encoder_layer.text().startswith("encoder layers 1–")
+    assert panel.encoder.spec.col_axis == "keys (input tokens)"

@@ -5,6 +5,8 @@ scores equal what attnviz's recording attention hands the views; the memory is w
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -122,8 +124,11 @@ def test_export_prompt_map_writes_one_map_of_a_prompt_longer_than_the_decoding_c
                              "--layer", "2", "--head", "4", "--format", "npy", "--out", str(tmp_path / "out"))
     assert code == 0 and "wrote 2 files" in out, err
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["attnviz-export.json", "enc-self_layer2_head4.npy"]  # one map, no other
-    values = np.load(tmp_path / "out" / "enc-self_layer2_head4.npy")
+    # one map, no other, named as heads.csv and --mask-heads name a decoder-only model's heads, and so is its kind
+    assert written == ["attnviz-export.json", "dec-self_layer2_head4.npy"]
+    sidecar = json.loads((tmp_path / "out" / "attnviz-export.json").read_text(encoding="utf-8"))
+    assert (sidecar["attention"], sidecar["attention_slug"]) == ("self-attention (prompt)", "dec-self")
+    values = np.load(tmp_path / "out" / "dec-self_layer2_head4.npy")
 
     loaded = load_hf_folder(long_llama)
     ids = loaded.src_vocab.split(text, 1024).ids
@@ -190,7 +195,7 @@ def test_export_prompt_map_refuses_to_replace_files_before_the_forward_pass(long
 
     out = tmp_path / "out"
     out.mkdir()
-    (out / "enc-self_layer1_head1.png").write_bytes(b"mine")
+    (out / "dec-self_layer1_head1.png").write_bytes(b"mine")
 
     def no_pass(*args, **kwargs):
         raise AssertionError("the forward pass ran before --out was checked")
@@ -198,4 +203,4 @@ def test_export_prompt_map_refuses_to_replace_files_before_the_forward_pass(long
     monkeypatch.setattr(long_prompt, "query_keys", no_pass)
     code, _, err = run_cli(capsys, "export", "--checkpoint", str(long_llama), "--text", "the house is big .",
                            "--prompt-map", "--out", str(out))
-    assert code == 2 and "would be replaced" in err and (out / "enc-self_layer1_head1.png").read_bytes() == b"mine"
+    assert code == 2 and "would be replaced" in err and (out / "dec-self_layer1_head1.png").read_bytes() == b"mine"

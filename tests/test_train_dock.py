@@ -380,6 +380,11 @@ def test_the_dock_offers_each_kind_its_tasks_and_trains_the_image_task_drawing_c
     source = state.shown_source
     assert source is not None and source.picture is not None and source.text.endswith("-probe.png")
     np.testing.assert_allclose(source.picture.pixels[..., 0], history.probe_image.pixels, atol=0.6 / 255 + 1e-3)
+    settle(window)  # (what the window does once the model is open: a text task's probe sentence is decoded then)
+    assert window.session.state.shown_source is source and source.text.endswith("-probe.png")  # still the probe
+    image_panel = window.panels.panels["image"]
+    assert image_panel.figure() is not None  # the overlay, not "Open an image, or pick a sample"
+    assert [label.text() for label in image_panel.class_names[:len(source.classes)]] == list(source.classes)
     # the probe with [CLS]'s attention over it, in the map's place; the map itself is the 7 × 7 patch grid
     assert panel.map_stack.currentWidget() is panel.probe_view and panel.probe_view.isVisible()
     assert np.array_equal(panel.probe_view.shares, last.map) and np.array_equal(panel.heatmap.values, last.map)

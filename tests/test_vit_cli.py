@@ -432,6 +432,9 @@ def test_export_image_writes_every_map_and_overlay_with_the_models_numbers(cli, 
     sidecar = json.loads((out / "attnviz-export.json").read_text(encoding="utf-8"))
     top = output.logits[0].softmax(-1).topk(5)
     assert sidecar["classes"] == [CLASS_NAMES[i] for i in top.indices.tolist()] and sidecar["image"] == str(image)
+    # an image's keys, not a translation's: no sentence, no steps, no "finished"
+    assert sidecar["positions"][:2] == ["[CLS]", "r1c1"] and len(sidecar["positions"]) == 1 + 49
+    assert not {"sentence", "steps", "finished", "output_tokens", "query_tokens", "source_tokens"} & set(sidecar)
     assert f"wrote {len(list(out.iterdir()))} files" in stdout
 
 

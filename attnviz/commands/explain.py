@@ -273,7 +273,7 @@ def checked_options(args: argparse.Namespace) -> list[str]:
 
 
 def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
-    from attnviz.core.columns import EXPLAIN_FILES, SINKS_BY_POSITION_CSV, columns_file
+    from attnviz.core.columns import EXPLAIN_FILES, SINKS_BY_POSITION_CSV, columns_file, counted_in
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.explain import SINK_CLASSES
     from attnviz.core.explain.corpus import (
@@ -346,7 +346,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     files = {"agreement.csv": agreement_csv(tally).encode(), "layers.csv": layers_csv(tally).encode(),
              "sinks.csv": sinks_csv(tally, SINK_CLASSES).encode(),
              SINKS_BY_POSITION_CSV: sinks_by_position_csv(tally).encode(),
-             "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain").encode()}
+             "COLUMNS.md": columns_file(EXPLAIN_FILES, "attnviz explain", counted_in("tokens")).encode()}
     sidecar = {"checkpoint": str(args.checkpoint), "data": str(args.data), "sentences": len(sentences),
                "tokens": tally.steps, "ig_steps": args.ig_steps, "heldout": bool(args.heldout),
                "processes": reducer.world, "batch_tokens": size, "methods": list(args.method_names),

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace, checked_options: Callable[[argparse.Namespace]
 
 
 def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> int:
-    from attnviz.core.columns import AGREEMENT_CSV, IMAGE_EXPLAIN_FILES, LAYERS_CSV, columns_file
+    from attnviz.core.columns import AGREEMENT_CSV, IMAGE_EXPLAIN_FILES, LAYERS_CSV, columns_file, counted_in
     from attnviz.core.explain import explain_image
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv
     from attnviz.core.heads.corpus import CorpusError, check_data_file
@@ -99,8 +99,8 @@ def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> 
         except ValueError as error:  # (a model without a classifier head: nothing to explain)
             raise CliError(f"{args.checkpoint}: {error}") from None
         progress(number, len(paths))
-    files = {AGREEMENT_CSV: agreement_csv(tally).encode(), LAYERS_CSV: layers_csv(tally).encode(),
-             "COLUMNS.md": columns_file(IMAGE_EXPLAIN_FILES, "attnviz explain").encode()}
+    files = {AGREEMENT_CSV: agreement_csv(tally, "images").encode(), LAYERS_CSV: layers_csv(tally, "images").encode(),
+             "COLUMNS.md": columns_file(IMAGE_EXPLAIN_FILES, "attnviz explain", counted_in("images")).encode()}
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind, "data": str(args.data),
                "images": tally.steps, "ig_steps": args.ig_steps, "processes": 1}
     progress.unit = ""

@@ -259,7 +259,8 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
                 option=option, number=number, most=most))
     layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
     check_out_option(args.out)  # (before the forward pass, which takes half a minute at 4,096 tokens)
-    stem = figure_stem(kind, f"layer{layer + 1}_head{head + 1}", None, args.scores, False)
+    stem = figure_stem(kind, f"layer{layer + 1}_head{head + 1}", None, args.scores, False,
+                       loaded.layout.kind_slug(kind))
     refuse_replacing(args, [f"{stem}.{fmt}" for fmt in formats] + [SIDECAR])
     read = read_long_input(loaded, args.text, target, device)
     warn_about_source(read, longest_prompt(loaded))
@@ -270,13 +271,14 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
     notes = loaded.layer_notes  # (a single-stack model's: every kind is that stack's self-attention)
     note = notes[layer] if layer < len(notes) else ""  # ("sliding window 512": the layer's own mask is its hidden)
     view = MatrixView(values, rows, cols, store.hidden(layer), kind, layer, head, args.scores,
-                      loaded.layout.kind_label(kind), stepped=False, layer_note=note)
+                      loaded.layout.kind_label(kind), stepped=False, layer_note=note,
+                      slug=loaded.layout.kind_slug(kind))
     name = Path(args.checkpoint).stem
     figure = NamedFigure(view.stem(), matrix_figure(view, name, None, not args.blank_masked))
     sidecar = {"attnviz_export": 1, "sentence": args.text, "source_tokens": list(read.tokens),
                "unknown_words": list(read.unknown), "truncated_from": read.truncated_from, "model": name,
                "kind": loaded.kind, "checkpoint": str(args.checkpoint), "device": str(device),
-               "attention": loaded.layout.kind_label(kind),
+               "attention": loaded.layout.kind_label(kind), "attention_slug": loaded.layout.kind_slug(kind),
                "layer": layer + 1, "layer_type": note or "full", "head": head + 1,
                "computed": "on demand (queries and keys of one forward pass)",
                "query_key_bytes": store.nbytes,

@@ -270,7 +270,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
                    model: tuple[Any, Any] | None = None) -> int:
     """heads.csv (statistics, no importance), sinks_by_position.csv, the atlas and sinks figures and COLUMNS.md of a
     Hugging Face language model over --data read as documents (:mod:`attnviz.core.hf.documents`)."""
-    from attnviz.core.columns import DOCUMENTS_FILES, SINKS_BY_POSITION_CSV
+    from attnviz.core.columns import DOCUMENTS_FILES, HEADS_CSV, SINKS_BY_POSITION_CSV
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import CorpusError
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
@@ -318,9 +318,11 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
             count=documents.truncated, most=max(len(d) for d in documents.ids)))
     name = Path(args.checkpoint).stem
     kind = result.atlas.kinds[0].kind
-    extra = {"heads.csv": csv_bytes(result.atlas.table()),
+    table = result.atlas.table()
+    extra = {"heads.csv": csv_bytes(table),
              SINKS_BY_POSITION_CSV: sinks_csv([(kind.slug, result.sinks)]).encode("utf-8"),
-             "COLUMNS.md": columns_file(DOCUMENTS_FILES, "attnviz heads").encode("utf-8")}
+             "COLUMNS.md": columns_file(DOCUMENTS_FILES, "attnviz heads",  # (heads.csv's own columns only)
+                                        {HEADS_CSV: list(table[0]) if table else []}).encode("utf-8")}
     progress.stage(tr("drawing the figures"))
     figures = [figure for figure in atlas_figures(result.atlas, None, name) + sink_figures(result.sinks, name,
                                                                                           kind.label())

@@ -8,6 +8,8 @@ no cell is left empty.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from attnviz.i18n import N_, tr
 
 NOT_APPLICABLE = "n/a"  # a statistic that a kind of attention does not have (the column's text says which)
@@ -104,6 +106,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('method_b', N_('the second method; `|name|` is that signed row taken as magnitudes')),
         ('tokens', N_('the tokens (an image model: the images) where both rows have an order (a constant row has '
                       'none); the other columns read `no token with an order` where there is none')),
+        ('images', N_("an image model's run, in place of `tokens`: the images where both rows have an order")),
         ('tau_mean', N_('mean Kendall τ-b of the two rows over those tokens')),
         ('tau_q1', N_('the first quartile of τ')),
         ('tau_median', N_('the median of τ')),
@@ -122,14 +125,16 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('spearman_mean', N_("mean Spearman ρ of the method's row with the reference's row (`no token with an "
                              'order` where every row was constant)')),
         ('tokens', N_('the tokens (an image model: the images) averaged (a constant row has no ρ)')),
+        ('images', N_("an image model's run, in place of `tokens`: the images averaged")),
     )),
     (SINKS_CSV, N_('one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)'), (
-        ('attention', N_("cross, decoder self, or self (the small BERT's, or a decoder-only model's one)")),
+        ('kind', N_("cross (cross-attention), dec-self (a decoder's self-attention: a decoder-only model's one) or "
+                    "enc-self (the small BERT's self-attention), as sinks_by_position.csv names them")),
         ('layer', N_('the layer, from 1')),
-        ('keys', N_('<eos> (also `[SEP]`), <bos> (also `[CLS]`) or punctuation')),
-        ('raw_share', N_("mean share of the attention weight (heads' mean) on those keys, over the tokens whose "
-                         "keys hold one; `no such key` where none does: the source of attnviz's own translators has"
-                         " no end token, a decoder's prefix never holds <eos>")),
+        ('key', N_('<eos> (also `[SEP]`), <bos> (also `[CLS]`) or punctuation')),
+        ('weight_share', N_("mean share of the attention weight (heads' mean) on those keys, over the tokens whose "
+                            "keys hold one; `no such key` where none does: the source of attnviz's own translators "
+                            "has no end token, a decoder's prefix never holds <eos>")),
         ('norm_share', N_('the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys')),
         ('tokens', N_('the tokens averaged (those whose keys hold such a token)')),
     )),
@@ -217,19 +222,30 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
 )
 
 
+def counted_in(count: str) -> dict[str, list[str]]:
+    """agreement.csv's and layers.csv's columns where their count is ``count`` ("tokens"; an image model's run:
+    "images"), for :func:`columns_file`'s ``present``."""
+    other = "images" if count == "tokens" else "tokens"
+    return {name: [c for c in described(name) if c != other] for name in (AGREEMENT_CSV, LAYERS_CSV)}
+
+
 def described(name: str) -> tuple[str, ...]:
     """The columns described for file ``name``, in order."""
     return next(tuple(c for c, _ in columns) for file, _, columns in COLUMNS if file == name)
 
 
-def columns_markdown(files: tuple[str, ...], translated: bool = False) -> str:
+def columns_markdown(files: tuple[str, ...], translated: bool = False,
+                     present: Mapping[str, Sequence[str]] | None = None) -> str:
     """The Markdown description of ``files`` (a heading and a table for each): COLUMNS.md's text, in the interface's
-    language when ``translated`` (the user guide's tables: in English)."""
+    language when ``translated`` (the user guide's tables: in English). present: for a file named there, the columns
+    it has (only those are described: ``heads --documents``' heads.csv has no `rare`, `diagonal` …)."""
     say = tr if translated else (lambda text: text)
     parts = []
     for file, row, columns in COLUMNS:
         if file not in files:
             continue
+        if present is not None and file in present:
+            columns = tuple((name, text) for name, text in columns if name in present[file])
         lines = [f"### {file}", "", say(ONE_ROW).format(row=say(row)), "",
                  f"| {say(COLUMN)} | {say(MEANING)} |", "| --- | --- |"]
         lines += [f"| `{_cell(name)}` | {_cell(say(text))} |" for name, text in columns]
@@ -242,9 +258,10 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def columns_file(files: tuple[str, ...], command: str) -> str:
+def columns_file(files: tuple[str, ...], command: str, present: Mapping[str, Sequence[str]] | None = None) -> str:
     """COLUMNS.md for the files of ``command`` (``attnviz heads`` / ``attnviz explain``), in the interface's
-    language."""
+    language; present: as :func:`columns_markdown`'s."""
     return (tr("# The columns of `{command}`'s files").format(command=command) + "\n\n"
             + tr("No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token "
-                 "with an order`; each column says when).") + "\n\n" + columns_markdown(files, translated=True))
+                 "with an order`; each column says when).") + "\n\n"
+            + columns_markdown(files, translated=True, present=present))

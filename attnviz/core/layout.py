@@ -169,6 +169,7 @@ class Words:
 
     source_rollout: str = N_("Attention rollout, encoder {layers} (heads averaged, + I for the residual)")
     source_queries: str = N_("queries (encoder output)")
+    source_keys: str = N_("keys (input tokens)")
     source_layers: str = N_("encoder layers 1–{n}")
     traced_layers: str = N_("decoder layer {n}")
     mask_title: str = N_("Causal mask at step {step}")
@@ -198,6 +199,7 @@ class SequenceLayout:
     dock_group: ClassVar[str] = "translation"  # the docks a user closed are remembered per group
     pads_left: ClassVar[bool] = False  # a batch pads its sentences on the left (as generate does)
     words: ClassVar[Words] = Words()
+    kind_slugs: ClassVar[dict[AttentionKind, str]] = {}  # a kind's short name where it is not kind.slug (kind_slug)
     kind_names: ClassVar[dict[AttentionKind, str]] = {}  # kinds this layout names its own way
     source_causal: ClassVar[bool] = False  # the source's own self-attention is causal (a prompt)
     # module:object of the family's answers to the generic docks (attnviz.gui.panels.family_views.FamilyViews), or
@@ -213,6 +215,11 @@ class SequenceLayout:
     def kind_label(self, kind: AttentionKind) -> str:
         """What the window and the figures call ``kind`` for this layout (translated)."""
         return tr(self.kind_names.get(kind, kind.value))
+
+    def kind_slug(self, kind: AttentionKind) -> str:
+        """``kind``'s short name in file names for this layout: the name heads.csv and ``--mask-heads`` give its
+        heads (``enc-self``, ``dec-self``, ``cross``)."""
+        return self.kind_slugs.get(kind, kind.slug)
 
     def kind_note(self, kind: AttentionKind) -> str:
         """A sentence the Attention panel shows beside ``kind`` ("": nothing to say)."""
@@ -398,8 +405,11 @@ class DecoderOnlyLayout(SequenceLayout):
                   scoring_caption=N_("Query “{query}” at step {step}. {note} Its keys are the English and the "
                                      "answer so far: a decoder-only model has one self-attention."))
     kind_names: ClassVar[dict[AttentionKind, str]] = {
-        AttentionKind.ENCODER_SELF: N_("prompt self-attention"),
+        AttentionKind.ENCODER_SELF: N_("self-attention (prompt)"),
         AttentionKind.DECODER_SELF: N_("self-attention (prompt + answer)"), AttentionKind.CROSS: N_("source view")}
+    # the prompt's map is the prompt's rows of the one self-attention: its heads are dec-self in heads.csv and
+    # --mask-heads, and so in its file names
+    kind_slugs: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: "dec-self"}
     source_causal = True
 
     def computed_kind(self, kind: AttentionKind) -> AttentionKind:
@@ -607,6 +617,9 @@ class ImageLayout(SequenceLayout):
     dock_group = "vision"
     panel_views = "attnviz.gui.panels.image_views:IMAGE_VIEWS"
     kind_names: ClassVar[dict[AttentionKind, str]] = {AttentionKind.ENCODER_SELF: N_("self-attention")}
+    words = Words(source_rollout=N_("Attention rollout, {layers} (heads averaged, + I for the residual)"),
+                  source_queries=N_("queries ([CLS] and the patches)"), source_keys=N_("keys ([CLS] and the patches)"),
+                  source_layers=N_("layers 1–{n}"))
 
     def kinds(self, source: RecordedSource) -> list[AttentionKind]:
         return [AttentionKind.ENCODER_SELF]

@@ -52,6 +52,7 @@ class MatrixView:
     stepped: bool | None = None  # its values change from step to step, so its name says the step (None: not
     # the encoder's; the layout says: an encoder-only model's self-attention is read again at each step)
     layer_note: str = ""  # what its layer's attention does beyond the plain one: "sliding window 512" (EncodedSource)
+    slug: str = ""  # the kind's short name in file names for this model (SequenceLayout.kind_slug); default kind.slug
 
     def query_of(self, row: int) -> tuple[AttentionKind, int]:
         """The kind and 0-based query a row of this matrix is (what the Computation panel recomputes)."""
@@ -63,7 +64,8 @@ class MatrixView:
 
     def stem(self, step: int | None = None) -> str:
         """File name stem, e.g. ``cross_layer1_head2_step03`` (1-based; encoder maps have no step)."""
-        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores, self.stepped)
+        return figure_stem(self.kind, f"layer{self.layer + 1}_head{self.head + 1}", step, self.scores, self.stepped,
+                           self.slug)
 
     def title(self, model: str = "", step: int | None = None) -> str:
         return figure_title(model, self.kind, layer_head(self.layer, self.head, self.layer_note), step, self.scores,
@@ -78,10 +80,12 @@ def layer_head(layer: int, head: int, note: str = "") -> str:
     return tr("layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
 
 
-def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool, stepped: bool | None = None) -> str:
+def figure_stem(kind: AttentionKind, what: str, step: int | None, scores: bool, stepped: bool | None = None,
+                slug: str = "") -> str:
     """``{kind}_{what}[_stepNN][_scores]``; step is 0-based and left out for the encoder (it runs once) unless
-    ``stepped`` says the maps change from step to step (:meth:`SequenceLayout.names_step`)."""
-    stem = f"{kind.slug}_{what}"
+    ``stepped`` says the maps change from step to step (:meth:`SequenceLayout.names_step`); slug: the kind's short
+    name for this model (:meth:`SequenceLayout.kind_slug`; default ``kind.slug``)."""
+    stem = f"{slug or kind.slug}_{what}"
     if step is not None and (kind is not AttentionKind.ENCODER_SELF if stepped is None else stepped):
         stem += f"_step{step + 1:02d}"
     return stem + ("_scores" if scores else "")
@@ -156,7 +160,8 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     if source.learned_sink and not scores:
         values, cols, masked = with_sink_column(values, cols, masked)
     return MatrixView(values, matrix.rows, cols, masked, kind, layer, head, scores,
-                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind), note)
+                      layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind),
+                      layer_note=note, slug=layout.kind_slug(kind))
 
 
 SINK_COLUMN = "⟨sink⟩"  # the column a learned sink logit's weight is drawn in, after the keys (gpt-oss)
@@ -218,7 +223,8 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
                                                 source.layout.kind_label(kind), source.layout.names_step(kind)),
                     levels, tuple(tr("layer {layer}").format(layer=i + 1) for i in range(layers)),
                     tuple(tr("head {head}").format(head=i + 1) for i in range(heads)))
-    return NamedFigure(figure_stem(kind, "all-heads", index, scores, source.layout.names_step(kind)), spec)
+    return NamedFigure(figure_stem(kind, "all-heads", index, scores, source.layout.names_step(kind),
+                                   source.layout.kind_slug(kind)), spec)
 
 
 def attention_figure(source: EncodedSource, step: DecodeStep | None, view: AttentionView,
@@ -300,8 +306,14 @@ def attention_figures(source: EncodedSource, steps: Sequence[DecodeStep | None],
 
 def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None], view: AttentionView, model: str,
                       kind: str, checkpoint: str, device: str) -> dict[str, Any]:
-    """What an export-all folder holds: the sentence, its tokens, the model, the step(s) and the view."""
+    """What an export-all folder holds: the sentence, its tokens, the model, the step(s) and the view; for an image
+    (read in one pass: no sentence, no steps), the image's name and its positions ([CLS] and the patches)."""
     shown = [s for s in steps if s is not None]
+    values = {"values": "pre-softmax scores" if view.scores else "attention weights",
+              "masked_cells": "marked" if view.show_masked else "blank"}
+    if source.picture is not None:
+        return {"attnviz_export": 1, "image": source.text, "positions": list(source.tokens), "model": model,
+                "kind": kind, "checkpoint": checkpoint, "device": device, **values}
     return {
         "attnviz_export": 1, "sentence": source.text, "source_tokens": list(source.tokens),
         "unknown_words": list(source.unknown), "truncated_from": source.truncated_from,
@@ -309,7 +321,5 @@ def attention_sidecar(source: EncodedSource, steps: Sequence[DecodeStep | None],
         "steps": [(shown_index(s) or 0) + 1 for s in shown],
         "output_tokens": list(shown[-1].output_tokens) if shown else [],
         "query_tokens": list(shown[-1].query_tokens) if shown else [],
-        "finished": bool(shown and shown[-1].finished),
-        "values": "pre-softmax scores" if view.scores else "attention weights",
-        "masked_cells": "marked" if view.show_masked else "blank",
+        "finished": bool(shown and shown[-1].finished), **values,
     }

@@ -28,31 +28,44 @@ SUPPLEMENT_PREFIX = "supplement"
 class Section:
     """One section of the chapter: its number and title in each edition (``numbers["0.17"]`` = "10.6");
     a section outside the book (the Transformer paper, attnviz's own) has the same number and title in both
-    and ``book`` False."""
+    and ``book`` False. A section only one edition has (d2l 1.0's 11.8 Transformers for Vision) has that
+    edition's number and title only: the other edition shows it by them ("d2l 1.0: 11.8"), never by a number
+    of its own that belongs to another section."""
 
     numbers: dict[str, str]
     titles: dict[str, str]
     chinese: str = ""  # the section's title in 《动手学深度学习》第二版 (zh.d2l.ai)
     book: bool = False  # a section of the book's attention chapter (numbered 10.x / 11.x)
 
+    def has(self, edition: str) -> bool:
+        """Whether ``edition`` has this section."""
+        return edition in self.numbers
+
+    def _edition_with(self, edition: str) -> str:
+        """``edition`` where it has the section, else the edition that has it."""
+        return edition if self.has(edition) else next(e for e in EDITIONS if self.has(e))
+
     def number(self, edition: str) -> str:
-        return self.numbers[edition]
+        """The number in ``edition``; where it lacks the section, the other edition's (what its files are named by)."""
+        return self.numbers[self._edition_with(edition)]
 
     def title(self, edition: str) -> str:
         """The title in the interface's language: in Chinese, the Chinese 2nd edition's own title for the
         chapter-10 numbering (which is that edition's), a translation of d2l 1.0's for the other."""
+        own = self._edition_with(edition)
         if i18n.language() == i18n.CHINESE:
-            return self.chinese if edition == "0.17" and self.chinese else tr(self.titles[edition])
-        return self.titles[edition]
+            return self.chinese if own == "0.17" and self.chinese else tr(self.titles[own])
+        return self.titles[own]
 
     def shown_number(self, edition: str) -> str:
         """The number as a reader sees it ("paper §3.2.1" says "paper" in the interface's language)."""
-        return _shown(self.numbers[edition])
+        return _shown(self.number(edition))
 
     def other_number(self, edition: str) -> str | None:
-        """The other edition's number, or None where both editions number it alike."""
+        """The other edition's number, or None where it numbers it alike or lacks the section."""
         other = next(e for e in EDITIONS if e != edition)
-        return self.numbers[other] if self.numbers[other] != self.numbers[edition] else None
+        number = self.numbers.get(other)
+        return number if number is not None and number != self.numbers.get(edition) else None
 
     def heading(self, edition: str) -> str:
         """``10.6 (d2l 1.0: 11.6) Self-Attention and Positional Encoding``: the other
@@ -60,11 +73,14 @@ class Section:
         return f"{self.numbered(edition)} {self.title(edition)}"
 
     def numbered(self, edition: str) -> str:
-        """``10.6 (d2l 1.0: 11.6)``, or just the number where both editions share it."""
+        """``10.6 (d2l 1.0: 11.6)``, or just the number where both editions share it or only ``edition`` has the
+        section (``11.8``); where ``edition`` lacks it, the other edition's, named (``d2l 1.0: 11.8``)."""
+        other_edition = next(e for e in EDITIONS if e != edition)
+        if not self.has(edition):
+            return f"{SHORT_NAMES[other_edition]}: {_shown(self.numbers[other_edition])}"
         other = self.other_number(edition)
         if other is None:
             return _shown(self.numbers[edition])
-        other_edition = next(e for e in EDITIONS if e != edition)
         return f"{_shown(self.numbers[edition])} ({SHORT_NAMES[other_edition]}: {_shown(other)})"
 
     def matches(self, prefix: str) -> bool:
@@ -78,6 +94,11 @@ def _shown(number: str) -> str:
 
 def _book(old: str, old_title: str, chinese: str, new: str, new_title: str) -> Section:
     return Section({"0.17": old, "1.0": new}, {"0.17": old_title, "1.0": new_title}, chinese, book=True)
+
+
+def _new_only(new: str, new_title: str) -> Section:
+    """A section only d2l 1.0 has."""
+    return Section({"1.0": new}, {"1.0": new_title}, book=True)
 
 
 def _own(title: str, chinese: str, number: str = "attnviz") -> Section:
@@ -102,13 +123,10 @@ SECTIONS: dict[str, Section] = {
     "self-attention": _book("10.6", N_("Self-Attention and Positional Encoding"), "自注意力和位置编码", "11.6",
                             N_("Self-Attention and Positional Encoding")),
     "transformer": _book("10.7", N_("Transformer"), "Transformer", "11.7", N_("The Transformer Architecture")),
-    # d2l 1.0 meets decoder-only models (GPT) in 11.9; d2l 0.17 / 第二版 has no such section: its nearest is 10.7,
-    # the Transformer's own (same number, same title: one 10.7)
-    "decoder-only": _book("10.7", N_("Transformer"), "Transformer", "11.9",
-                          N_("Large-Scale Pretraining with Transformers")),
-    # d2l 1.0's 11.8 (vision transformers); d2l 0.17 / 第二版 has no such section: its nearest is 10.7, the
-    # Transformer's own (as the decoder-only entry)
-    "vision": _book("10.7", N_("Transformer"), "Transformer", "11.8", N_("Transformers for Vision")),
+    # d2l 1.0 meets decoder-only models (GPT) in 11.9 and vision transformers in 11.8; d2l 0.17 / 第二版 has neither
+    # section (its 10.7 is the Transformer's own): their figures are numbered by d2l 1.0 in both editions
+    "decoder-only": _new_only("11.9", N_("Large-Scale Pretraining with Transformers")),
+    "vision": _new_only("11.8", N_("Transformers for Vision")),
     "watch": _own(N_("Watching attention learn (tasks whose right alignment is known)"),
                   "观察注意力的学习过程（对齐已知的任务）"),
     "modern": _own(N_("Attention in today's models"), "当今模型中的注意力", "modern"),

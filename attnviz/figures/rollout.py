@@ -64,7 +64,7 @@ def encoder_rollout_figure(source: EncodedSource | None, layer: int | None = Non
     words = source.layout.words
     return FigureSpec(values, source.tokens, source.tokens, tr(words.source_rollout).format(layers=span(layer)),
                       levels=_levels(values, masked), masked=masked, row_axis=tr(words.source_queries),
-                      col_axis=tr("keys (input tokens)"))
+                      col_axis=tr(words.source_keys))
 
 
 def source_attribution_figure(source: EncodedSource | None, step: DecodeStep | None,

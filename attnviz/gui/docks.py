@@ -240,8 +240,9 @@ class Docks:
         central_least = self.central_wanted() if central is not None else 0
         left = int(min(max(0.22 * width, 200), 360))
         right = max(width - left - central_least - 24, 300)
-        first_left = next(entry.name for entry in self.entries.values() if entry.area == Area.LeftDockWidgetArea)
-        self.window.resizeDocks([self.docks[first_left], self.docks[self._mains()[0].name]], [left, right],
+        lefts = [entry.name for entry in self.entries.values() if entry.area == Area.LeftDockWidgetArea]
+        first_left = next((name for name in lefts if not self.docks[name].isHidden()), lefts[0])
+        self.window.resizeDocks([self.docks[first_left], self.docks[self.main_name()]], [left, right],
                                 QtCore.Qt.Orientation.Horizontal)
 
     def central_wanted(self) -> int:
@@ -357,6 +358,7 @@ class Docks:
     def _show_applicable(self, info: ModelInfo) -> None:
         """Show the docks that apply to the model (unless the user closed them for models of its group),
         hide the others; raise the first one that applies."""
+        regrouped = info.layout.dock_group != self._family
         self._family = info.layout.dock_group
         closed = self.closed.get(self._family, set())
         watched = [name for name in STAY_RAISED if self.showing(name)]
@@ -369,10 +371,13 @@ class Docks:
         for name in watched:  # a training being watched stays on show as its model opens
             if self.docks[name].isVisible():
                 self.docks[name].raise_()
+        if regrouped:  # another family's docks: share the width anew (the Image dock's width is not the Masks')
+            self.share_width()
 
     def follow_model(self, info: ModelInfo) -> None:
         """Show the docks that apply to ``info`` and hide the others, as when it loaded (after a restored layout
-        that was made for another model: leaving the lecture view)."""
+        that was made for another model: leaving the lecture view; a model loading)."""
+        self._model = info
         self._show_applicable(info)
 
     def apply_closed(self) -> None:

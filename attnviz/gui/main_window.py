@@ -240,9 +240,16 @@ class MainWindow(QtWidgets.QMainWindow):
         assert info is not None
         self.settings.last_checkpoint = str(info.path)
         self.settings.device = state.device
-        self.build_docks()
+        panels = self.build_docks()
         self.menus.fill_device_menu(info.devices)
-        self.decoding_area.setVisible(info.offers(Capability.SENTENCE))  # nothing to type for kernel regression
+        typed = info.offers(Capability.SENTENCE)  # nothing to type for kernel regression, nor for an image model
+        if not typed:
+            self.decoding_area.setVisible(False)
+        # The model's docks before the sentence column comes back: beside a dock kept from the last model (a ViT's
+        # wide Image dock) Qt would widen the window, off a 1,024-px screen.
+        panels.follow_model(info)
+        if typed:
+            self.decoding_area.setVisible(True)
         self.decoding_area.follow(info.layout)
         self.exports.flipbook_action.setEnabled(info.offers(Capability.STEPS))
         self.decoding_area.forget_forcing()

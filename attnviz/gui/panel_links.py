@@ -117,9 +117,11 @@ class PanelLinks(QtCore.QObject):
         text = self.decoding.area.sentence.text()
         opening = self.files.session_opening
         # (after the state now being drawn: asked for from inside a state change, it would be drawn first)
-        if probe and not opening:
+        # An image task's probe is a picture, opened with the model (Session.image_path): its seed typed as a
+        # sentence would replace it with nothing to show.
+        reads_sentences = new.model is not None and new.model.offers(Capability.SENTENCE)
+        if probe and not opening and reads_sentences:
             QtCore.QTimer.singleShot(0, self.decoding.session.run_to_end if probe == text else
                                      partial(self.decoding.set_sentence, probe, True))
-        elif before and before == text and not opening and new.model is not None \
-                and new.model.offers(Capability.SENTENCE):
+        elif before and before == text and not opening and reads_sentences:
             QtCore.QTimer.singleShot(0, partial(self.decoding.set_sentence, paths.EXAMPLE_SENTENCE, True))

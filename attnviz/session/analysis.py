@@ -107,6 +107,10 @@ class AnalysisRequests(SessionBase):
     def compute_pruning(self, seeds: int = 3) -> None:
         """The pruning curve over the atlas's corpus (it needs references); published as ``state.pruning``."""
         loaded, atlas, corpus = self.loaded, self._state.atlas, self._atlas_corpus
+        if atlas is not None and atlas.over_documents:
+            self.listener.error(tr("Documents are read, not translated: their heads have no importance to prune by. "
+                                   "Map the heads over a file of source<TAB>reference lines for a pruning curve."))
+            return
         if loaded is None or atlas is None or corpus is None:
             self.listener.error(tr("Map the heads over a corpus first: the pruning curve follows their importance."))
             return

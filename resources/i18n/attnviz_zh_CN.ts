@@ -49,7 +49,7 @@
         <translation>详情见 {path}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="126"/>
+        <location filename="../../attnviz/figures/editions.py" line="144"/>
         <source> or </source>
         <translation> 或 </translation>
     </message>
@@ -59,7 +59,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="248"/>
+        <location filename="../../attnviz/core/columns.py" line="264"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -250,7 +250,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="398"/>
+        <location filename="../../attnviz/commands/export.py" line="400"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -281,7 +281,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="358"/>
+        <location filename="../../attnviz/commands/export.py" line="360"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -326,7 +326,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="343"/>
+        <location filename="../../attnviz/commands/export.py" line="345"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -366,7 +366,7 @@
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="356"/>
+        <location filename="../../attnviz/commands/export.py" line="358"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -381,7 +381,7 @@
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="388"/>
+        <location filename="../../attnviz/commands/export.py" line="390"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -467,7 +467,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="362"/>
+        <location filename="../../attnviz/commands/export.py" line="364"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -503,12 +503,12 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="312"/>
+        <location filename="../../attnviz/commands/export.py" line="314"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="298"/>
+        <location filename="../../attnviz/commands/export.py" line="300"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -528,7 +528,7 @@
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="350"/>
+        <location filename="../../attnviz/commands/export.py" line="352"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -610,12 +610,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="346"/>
+        <location filename="../../attnviz/commands/export.py" line="348"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="446"/>
+        <location filename="../../attnviz/commands/export.py" line="448"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -650,12 +650,12 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="510"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="525"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="129"/>
+        <location filename="../../attnviz/core/columns.py" line="134"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -685,7 +685,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="507"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="522"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -695,7 +695,7 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="188"/>
+        <location filename="../../attnviz/core/columns.py" line="193"/>
         <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; attnviz's own models and `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `&lt;pad&gt;`, `&lt;unk&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
         <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；attnviz 自己的模型和 `attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`&lt;pad&gt;`、`&lt;unk&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
@@ -732,27 +732,27 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="575"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="590"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="216"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="213"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="583"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="598"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -768,12 +768,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="573"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="588"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="207"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -953,18 +953,18 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="404"/>
-        <location filename="../../attnviz/figures/attention.py" line="217"/>
+        <location filename="../../attnviz/commands/export.py" line="406"/>
+        <location filename="../../attnviz/figures/attention.py" line="222"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="119"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="159"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -999,6 +999,16 @@
         <translation>为当前的图像模型打开一张图像（Ctrl+I；或把图像拖到窗口上）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <source>an image model's run, in place of `tokens`: the images averaged</source>
+        <translation>图像模型的运行中代替 `tokens`：参与平均的图像数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <source>an image model's run, in place of `tokens`: the images where both rows have an order</source>
+        <translation>图像模型的运行中代替 `tokens`：两行都有次序的图像数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/classify.py" line="24"/>
         <source>an image model: models/vit.safetensors</source>
         <translation>图像模型：models/vit.safetensors</translation>
@@ -1019,7 +1029,7 @@
         <translation>短靴</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="486"/>
+        <location filename="../../attnviz/core/layout.py" line="496"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -1054,7 +1064,7 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
@@ -1070,12 +1080,12 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="116"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="94"/>
+        <location filename="../../attnviz/figures/editions.py" line="115"/>
         <source>Attention Cues</source>
         <translation>注意力提示</translation>
     </message>
@@ -1100,17 +1110,17 @@
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="114"/>
+        <location filename="../../attnviz/figures/editions.py" line="132"/>
         <source>Attention in today's models</source>
         <translation>当今模型中的注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="506"/>
+        <location filename="../../attnviz/core/layout.py" line="516"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="505"/>
+        <location filename="../../attnviz/core/layout.py" line="515"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -1130,12 +1140,12 @@
         <translation>{count:,} 张图像上的注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="96"/>
+        <location filename="../../attnviz/figures/editions.py" line="117"/>
         <source>Attention Pooling by Similarity</source>
         <translation>基于相似度的注意力汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="95"/>
+        <location filename="../../attnviz/figures/editions.py" line="116"/>
         <source>Attention Pooling: Nadaraya-Watson Kernel Regression</source>
         <translation>注意力汇聚：Nadaraya-Watson 核回归</translation>
     </message>
@@ -1155,7 +1165,7 @@
         <translation>注意力展开（Abnar &amp; Zuidema, 2020）沿着编码器的所有层把注意力一路追溯到输入词元。每层的各头取平均，残差连接通过混入单位矩阵来建模（0.5·注意力 + 0.5·I，各行重新归一化），然后从第一层开始把各层的矩阵相乘。源归因把解码器各头平均后的编码器－解码器注意力经过编码器的注意力展开传递下去，从而把每个输出步追溯到源语言的词，而不是编码器的状态。仅解码器模型只有一个因果自注意力：它的注意力展开覆盖整个序列，每个回答位置的展开行被截取到提示词的列：即其中从提示词中每个词元流入的份额（其余部分来自目前已生成的回答）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="41"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="42"/>
         <source>Attention rollout (Abnar &amp; Zuidema, 2020): heads averaged, 0.5·A + 0.5·I for the residual, rows renormalised, layers multiplied. Hover here for more.</source>
         <translation>注意力展开（attention rollout；Abnar &amp; Zuidema, 2020）：各头取平均，以 0.5·A + 0.5·I 表示残差，行重新归一化，各层相乘。悬停在此查看详情。</translation>
     </message>
@@ -1165,18 +1175,19 @@
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="392"/>
+        <location filename="../../attnviz/core/layout.py" line="399"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="502"/>
+        <location filename="../../attnviz/core/layout.py" line="512"/>
+        <location filename="../../attnviz/core/layout.py" line="620"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="97"/>
-        <location filename="../../attnviz/figures/editions.py" line="98"/>
+        <location filename="../../attnviz/figures/editions.py" line="118"/>
+        <location filename="../../attnviz/figures/editions.py" line="119"/>
         <source>Attention Scoring Functions</source>
         <translation>注意力评分函数</translation>
     </message>
@@ -1312,7 +1323,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="464"/>
+        <location filename="../../attnviz/commands/export.py" line="466"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1335,8 +1346,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="425"/>
-        <location filename="../../attnviz/commands/export.py" line="482"/>
+        <location filename="../../attnviz/commands/export.py" line="427"/>
+        <location filename="../../attnviz/commands/export.py" line="484"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1361,7 +1372,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="737"/>
+        <location filename="../../attnviz/gallery.py" line="740"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1444,7 +1455,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>包</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="99"/>
+        <location filename="../../attnviz/figures/editions.py" line="120"/>
         <source>Bahdanau Attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
@@ -1581,22 +1592,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="87"/>
+        <location filename="../../attnviz/core/columns.py" line="89"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="462"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="465"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1638,7 +1649,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1673,12 +1684,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法写入 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="175"/>
+        <location filename="../../attnviz/core/layout.py" line="176"/>
         <source>Causal mask (decoder self-attention)</source>
         <translation>解码器自注意力的因果掩蔽（自回归）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="174"/>
+        <location filename="../../attnviz/core/layout.py" line="175"/>
         <source>Causal mask at step {step}</source>
         <translation>第 {step} 步的因果掩蔽（自回归）</translation>
     </message>
@@ -1760,13 +1771,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击“注意力”热图中的一行，或在此选择一个查询。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="182"/>
+        <location filename="../../attnviz/core/layout.py" line="183"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="302"/>
         <source>Click a token to make the decoder take it at this step instead of its own choice</source>
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="510"/>
+        <location filename="../../attnviz/core/layout.py" line="520"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1781,12 +1792,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <location filename="../../attnviz/core/columns.py" line="17"/>
         <source>column</source>
         <translation>列</translation>
     </message>
@@ -1843,7 +1854,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="630"/>
+        <location filename="../../attnviz/core/layout.py" line="643"/>
         <source>Computing layer {layer}, head {head} of {tokens} tokens…</source>
         <translation>正在计算 {tokens} 个词元的第 {layer} 层第 {head} 头…</translation>
     </message>
@@ -1865,7 +1876,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算查询…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="22"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="23"/>
         <source>Computing the rollout…</source>
         <translation>正在计算注意力展开…</translation>
     </message>
@@ -1923,17 +1934,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="132"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <location filename="../../attnviz/core/columns.py" line="94"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -2003,23 +2014,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="70"/>
+        <location filename="../../attnviz/core/columns.py" line="131"/>
+        <source>cross (cross-attention), dec-self (a decoder's self-attention: a decoder-only model's one) or enc-self (the small BERT's self-attention), as sinks_by_position.csv names them</source>
+        <translation>cross（编码器－解码器注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 enc-self（小型 BERT 的自注意力），与 sinks_by_position.csv 的名称一致</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="72"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <location filename="../../attnviz/core/columns.py" line="74"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="127"/>
-        <source>cross, decoder self, or self (the small BERT's, or a decoder-only model's one)</source>
-        <translation>cross、decoder self 或 self（小型 BERT 的，或仅解码器模型唯一的自注意力）</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="354"/>
+        <location filename="../../attnviz/core/layout.py" line="361"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -2074,7 +2085,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="179"/>
+        <location filename="../../attnviz/core/columns.py" line="184"/>
         <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's, or a translation model's encoder) or cross (a translation model's cross-attention)</source>
         <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的，或翻译模型编码器的）或 cross（翻译模型的交叉注意力）</translation>
     </message>
@@ -2094,7 +2105,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>作为一个批量解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="184"/>
+        <location filename="../../attnviz/core/layout.py" line="185"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="279"/>
         <location filename="../../attnviz/gui/menus.py" line="76"/>
         <source>Decode one token ({keys})</source>
@@ -2112,13 +2123,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>将两个或更多句子一起解码，以查看填充的作用。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="173"/>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="36"/>
+        <location filename="../../attnviz/core/layout.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="37"/>
         <source>decoder layer {n}</source>
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="378"/>
+        <location filename="../../attnviz/core/layout.py" line="385"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -2213,12 +2224,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="533"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2231,6 +2242,12 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/positional.py" line="88"/>
         <source>distance m (positions)</source>
         <translation>距离 m（位置数）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="495"/>
+        <location filename="../../attnviz/session/analysis.py" line="111"/>
+        <source>Documents are read, not translated: their heads have no importance to prune by. Map the heads over a file of source&lt;TAB&gt;reference lines for a pruning curve.</source>
+        <translation>文档只被读取、不被翻译：其注意力头没有可用于剪枝的重要性。要得到剪枝曲线，请在每行为“源句子&lt;TAB&gt;参考译文”的文件上映射注意力头。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="434"/>
@@ -2287,22 +2304,22 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="243"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="148"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="211"/>
+        <location filename="../../attnviz/core/columns.py" line="216"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中该种注意力 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="204"/>
+        <location filename="../../attnviz/core/columns.py" line="209"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="140"/>
+        <location filename="../../attnviz/core/columns.py" line="145"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2318,18 +2335,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="42"/>
+        <location filename="../../attnviz/core/columns.py" line="44"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="138"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="172"/>
-        <location filename="../../attnviz/gui/panels/rollout.py" line="34"/>
+        <location filename="../../attnviz/core/layout.py" line="173"/>
+        <location filename="../../attnviz/gui/panels/rollout.py" line="35"/>
         <source>encoder layers 1–{n}</source>
         <translation>编码器第 1–{n} 层</translation>
     </message>
@@ -2380,7 +2397,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="506"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="521"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2576,7 +2593,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解释图像的类别…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="263"/>
+        <location filename="../../attnviz/session/analysis.py" line="267"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2634,7 +2651,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="946"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2721,7 +2738,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="512"/>
+        <location filename="../../attnviz/core/layout.py" line="522"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2769,7 +2786,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="183"/>
+        <location filename="../../attnviz/core/layout.py" line="184"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="305"/>
         <source>Force target words (a reference translation or its start)…</source>
         <translation>强制目标词（参考译文或其开头）…</translation>
@@ -2865,7 +2882,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
         <location filename="../../attnviz/gui/panels/image.py" line="134"/>
         <source>Head</source>
         <translation>头</translation>
@@ -2884,15 +2901,15 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="134"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="358"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="380"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="360"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="382"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="220"/>
+        <location filename="../../attnviz/figures/attention.py" line="225"/>
         <location filename="../../attnviz/figures/image.py" line="99"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="203"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="204"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
@@ -2924,12 +2941,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="500"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -2980,8 +2997,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="90"/>
-        <location filename="../../attnviz/core/columns.py" line="150"/>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
+        <location filename="../../attnviz/core/columns.py" line="155"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -3041,7 +3058,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="88"/>
+        <location filename="../../attnviz/core/columns.py" line="90"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -3052,17 +3069,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="95"/>
+        <location filename="../../attnviz/core/columns.py" line="97"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="95"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="520"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="535"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -3261,7 +3278,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/rollout.py" line="67"/>
+        <location filename="../../attnviz/core/layout.py" line="621"/>
+        <source>keys ([CLS] and the patches)</source>
+        <translation>键（[CLS] 和图像块）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="172"/>
         <source>keys (input tokens)</source>
         <translation>键（输入词元）</translation>
     </message>
@@ -3281,7 +3303,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="405"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="408"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3291,7 +3313,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="108"/>
+        <location filename="../../attnviz/figures/editions.py" line="128"/>
         <source>Large-Scale Pretraining with Transformers</source>
         <translation>基于 Transformer 的大规模预训练</translation>
     </message>
@@ -3318,16 +3340,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="662"/>
-        <location filename="../../attnviz/figures/attention.py" line="219"/>
+        <location filename="../../attnviz/core/layout.py" line="675"/>
+        <location filename="../../attnviz/figures/attention.py" line="224"/>
         <location filename="../../attnviz/figures/image.py" line="232"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="404"/>
+        <location filename="../../attnviz/commands/export.py" line="406"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
-        <location filename="../../attnviz/figures/attention.py" line="78"/>
+        <location filename="../../attnviz/figures/attention.py" line="80"/>
         <source>layer {layer} · head {head}</source>
         <translation>第 {layer} 层 · 第 {head} 个头</translation>
     </message>
@@ -3337,20 +3359,20 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层 · {heads} 个头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="77"/>
+        <location filename="../../attnviz/figures/attention.py" line="79"/>
         <source>layer {layer} · {note} · head {head}</source>
         <translation>第 {layer} 层 · {note} · 第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="169"/>
         <location filename="../../attnviz/figures/image.py" line="130"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="423"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="426"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="420"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="423"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3367,17 +3389,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="662"/>
+        <location filename="../../attnviz/core/layout.py" line="675"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="503"/>
+        <location filename="../../attnviz/core/layout.py" line="513"/>
+        <location filename="../../attnviz/core/layout.py" line="622"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="162"/>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3441,12 +3464,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="154"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3593,23 +3616,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="111"/>
+        <location filename="../../attnviz/session/analysis.py" line="115"/>
         <source>Map the heads over a corpus first: the pruning curve follows their importance.</source>
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="224"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="114"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="225"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3630,7 +3653,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按需计算的图适用于 Hugging Face 仅解码器、仅编码器和编码器－解码器文件夹；{name} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="590"/>
+        <location filename="../../attnviz/core/layout.py" line="600"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3697,7 +3720,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3707,12 +3730,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="171"/>
+        <location filename="../../attnviz/core/columns.py" line="176"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="505"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="520"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3723,12 +3746,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <location filename="../../attnviz/core/columns.py" line="48"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="167"/>
+        <location filename="../../attnviz/core/columns.py" line="172"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
@@ -3738,43 +3761,43 @@ Install them with:  sudo apt-get install {packages}
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <location filename="../../attnviz/core/columns.py" line="49"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="204"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="205"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="244"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="130"/>
+        <location filename="../../attnviz/core/columns.py" line="135"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="194"/>
+        <location filename="../../attnviz/core/columns.py" line="199"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="111"/>
+        <location filename="../../attnviz/core/columns.py" line="114"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3789,47 +3812,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="168"/>
+        <location filename="../../attnviz/core/columns.py" line="173"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="169"/>
+        <location filename="../../attnviz/core/columns.py" line="174"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: a distillation token, register tokens (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：蒸馏词元、寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <location filename="../../attnviz/core/columns.py" line="63"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="59"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="57"/>
+        <location filename="../../attnviz/core/columns.py" line="59"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="56"/>
+        <location filename="../../attnviz/core/columns.py" line="58"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="54"/>
+        <location filename="../../attnviz/core/columns.py" line="56"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="55"/>
+        <location filename="../../attnviz/core/columns.py" line="57"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <location filename="../../attnviz/core/columns.py" line="55"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -3839,12 +3862,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="62"/>
+        <location filename="../../attnviz/core/columns.py" line="64"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <location filename="../../attnviz/core/columns.py" line="17"/>
         <source>meaning</source>
         <translation>含义</translation>
     </message>
@@ -3887,8 +3910,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>超过 {most} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="101"/>
-        <location filename="../../attnviz/figures/editions.py" line="101"/>
+        <location filename="../../attnviz/figures/editions.py" line="122"/>
+        <location filename="../../attnviz/figures/editions.py" line="122"/>
         <source>Multi-Head Attention</source>
         <translation>多头注意力</translation>
     </message>
@@ -3948,13 +3971,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>下一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="181"/>
+        <location filename="../../attnviz/core/layout.py" line="182"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="337"/>
         <source>Next-token probabilities at this step</source>
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="709"/>
+        <location filename="../../attnviz/gallery.py" line="712"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
@@ -3969,7 +3992,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="249"/>
+        <location filename="../../attnviz/core/columns.py" line="265"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -4133,7 +4156,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="628"/>
+        <location filename="../../attnviz/core/layout.py" line="641"/>
         <source>Not at this length: {tokens} tokens. An input this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
         <translation>此长度下不显示：{tokens} 个词元。如此长的输入只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
@@ -4199,7 +4222,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="117"/>
+        <location filename="../../attnviz/core/columns.py" line="120"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
@@ -4209,22 +4232,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="41"/>
+        <location filename="../../attnviz/core/columns.py" line="43"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="164"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <location filename="../../attnviz/core/columns.py" line="118"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <location filename="../../attnviz/core/columns.py" line="158"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
@@ -4239,42 +4262,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="147"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="177"/>
+        <location filename="../../attnviz/core/columns.py" line="182"/>
         <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
         <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="136"/>
+        <location filename="../../attnviz/core/columns.py" line="141"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="126"/>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="206"/>
+        <location filename="../../attnviz/core/columns.py" line="211"/>
         <source>one layer in one kind's sinks figure (`attnviz heads` over decoded sentences, --format csv; KIND: enc-self, dec-self or cross): the share on the first position</source>
         <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="213"/>
+        <location filename="../../attnviz/core/columns.py" line="218"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="163"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -4284,12 +4307,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="98"/>
+        <location filename="../../attnviz/core/columns.py" line="100"/>
         <source>one pair of explanation methods over every explained token (an image model: every image)</source>
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -4299,7 +4322,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="15"/>
+        <location filename="../../attnviz/core/columns.py" line="17"/>
         <source>One row: {row}.</source>
         <translation>每行：{row}。</translation>
     </message>
@@ -4324,7 +4347,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4370,7 +4393,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/image.py" line="145"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="255"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="256"/>
         <source>Open an image, or pick a sample</source>
         <translation>打开一张图像，或选一张示例图像</translation>
     </message>
@@ -4435,7 +4458,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="509"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="524"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4501,7 +4524,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度对 i</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="76"/>
+        <location filename="../../attnviz/figures/editions.py" line="92"/>
         <source>paper {where}</source>
         <translation>论文 {where}</translation>
     </message>
@@ -4759,8 +4782,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="395"/>
-        <location filename="../../attnviz/core/layout.py" line="507"/>
+        <location filename="../../attnviz/core/layout.py" line="402"/>
+        <location filename="../../attnviz/core/layout.py" line="517"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -4770,7 +4793,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>softmax 前的评分</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="98"/>
+        <location filename="../../attnviz/figures/attention.py" line="102"/>
         <source>pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
@@ -4791,13 +4814,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>预测（拖动红线可移动查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="185"/>
+        <location filename="../../attnviz/core/layout.py" line="186"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="25"/>
         <source>Press Step (F10) to decode the first word</source>
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="512"/>
+        <location filename="../../attnviz/core/layout.py" line="522"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -4857,33 +4880,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{world} 个进程中的进程 {rank} 已停止：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="393"/>
+        <location filename="../../attnviz/core/layout.py" line="400"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="401"/>
-        <source>prompt self-attention</source>
-        <translation>提示词自注意力</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/layout.py" line="486"/>
+        <location filename="../../attnviz/core/layout.py" line="496"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="396"/>
+        <location filename="../../attnviz/core/layout.py" line="403"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="395"/>
+        <location filename="../../attnviz/core/layout.py" line="402"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="103"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -4893,7 +4911,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="126"/>
+        <location filename="../../attnviz/session/analysis.py" line="130"/>
         <source>Pruning heads…</source>
         <translation>正在剪枝…</translation>
     </message>
@@ -4923,11 +4941,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>QK 归一化：每个查询（和键）在 RoPE 之前缩放到同一长度，评分因此不会无限增长</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="176"/>
+        <location filename="../../attnviz/core/layout.py" line="177"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
         <location filename="../../attnviz/gallery.py" line="491"/>
         <source>queries</source>
         <translation>查询</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/layout.py" line="621"/>
+        <source>queries ([CLS] and the patches)</source>
+        <translation>查询（[CLS] 和图像块）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="171"/>
@@ -4935,12 +4958,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="503"/>
+        <location filename="../../attnviz/core/layout.py" line="513"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="393"/>
+        <location filename="../../attnviz/core/layout.py" line="400"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -4955,7 +4978,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="94"/>
+        <location filename="../../attnviz/figures/editions.py" line="115"/>
         <source>Queries, Keys, and Values</source>
         <translation>查询、键和值</translation>
     </message>
@@ -5002,23 +5025,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {n} 个查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="178"/>
+        <location filename="../../attnviz/core/layout.py" line="179"/>
         <source>Query “{query}” at step {step}. {note}</source>
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="398"/>
+        <location filename="../../attnviz/core/layout.py" line="405"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="160"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="269"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="270"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -5038,7 +5061,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="127"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -5068,7 +5091,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="74"/>
+        <location filename="../../attnviz/core/columns.py" line="76"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate; `n/a` with `--documents` (not measured)</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
@@ -5149,7 +5172,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="738"/>
+        <location filename="../../attnviz/gallery.py" line="741"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -5253,7 +5276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="589"/>
+        <location filename="../../attnviz/core/layout.py" line="599"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -5482,20 +5505,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="535"/>
-        <location filename="../../attnviz/core/layout.py" line="501"/>
-        <location filename="../../attnviz/core/layout.py" line="609"/>
+        <location filename="../../attnviz/core/layout.py" line="545"/>
+        <location filename="../../attnviz/core/layout.py" line="511"/>
+        <location filename="../../attnviz/core/layout.py" line="619"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="402"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="102"/>
-        <location filename="../../attnviz/figures/editions.py" line="103"/>
+        <location filename="../../attnviz/core/layout.py" line="408"/>
+        <source>self-attention (prompt)</source>
+        <translation>自注意力（提示词）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/editions.py" line="123"/>
+        <location filename="../../attnviz/figures/editions.py" line="124"/>
         <source>Self-Attention and Positional Encoding</source>
         <translation>自注意力和位置编码</translation>
     </message>
@@ -5596,7 +5624,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="63"/>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -5617,7 +5645,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -5697,12 +5725,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="173"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -5792,7 +5820,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="375"/>
+        <location filename="../../attnviz/core/layout.py" line="382"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -5807,7 +5835,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="378"/>
+        <location filename="../../attnviz/core/layout.py" line="385"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="45"/>
         <source>source tokens</source>
@@ -5819,27 +5847,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>一次解码的源词元数，按束计（默认：每批 256 个句子）；设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="402"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="463"/>
+        <location filename="../../attnviz/core/layout.py" line="473"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="394"/>
+        <location filename="../../attnviz/core/layout.py" line="401"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="484"/>
+        <location filename="../../attnviz/core/layout.py" line="494"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="418"/>
+        <location filename="../../attnviz/core/layout.py" line="428"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -5870,7 +5898,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="245"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -5991,7 +6019,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step:,} 步（{seconds:.0f} 秒）：{loss}{score} {value:.1f} %{agreement}；{probe} -&gt; {said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="96"/>
+        <location filename="../../attnviz/figures/attention.py" line="100"/>
         <location filename="../../attnviz/render/figure_painter.py" line="215"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
@@ -6062,7 +6090,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -6082,22 +6110,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="79"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="79"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="213"/>
+        <location filename="../../attnviz/session/analysis.py" line="217"/>
         <source>Switching every head on…</source>
         <translation>正在打开所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="213"/>
+        <location filename="../../attnviz/session/analysis.py" line="217"/>
         <source>Switching heads off…</source>
         <translation>正在关闭头…</translation>
     </message>
@@ -6122,7 +6150,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="117"/>
+        <location filename="../../attnviz/figures/editions.py" line="135"/>
         <source>Table 1</source>
         <translation>表 1</translation>
     </message>
@@ -6165,12 +6193,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="584"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="599"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="576"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="591"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -6195,12 +6223,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="160"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="100"/>
+        <location filename="../../attnviz/figures/editions.py" line="121"/>
         <source>The Bahdanau Attention Mechanism</source>
         <translation>Bahdanau 注意力机制</translation>
     </message>
@@ -6210,23 +6238,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="202"/>
-        <location filename="../../attnviz/core/columns.py" line="209"/>
+        <location filename="../../attnviz/core/columns.py" line="207"/>
+        <location filename="../../attnviz/core/columns.py" line="214"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="183"/>
+        <location filename="../../attnviz/core/columns.py" line="188"/>
         <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz heads` over decoded sentences: the source position for enc-self, the target position for cross and a translation's dec-self, the place in prompt + answer for a decoder-only model; `attnviz explain`: the explained step's query, the masked position for a BERT)</source>
         <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz heads` 基于解码出的句子时：对 enc-self 为源位置，对 cross 和翻译模型的 dec-self 为目标位置，对仅解码器模型为其在提示 + 回答中的位置；`attnviz explain`：所解释那一步的查询，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="155"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="737"/>
+        <location filename="../../attnviz/gallery.py" line="740"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -6291,7 +6319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽的影响</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="177"/>
+        <location filename="../../attnviz/core/layout.py" line="178"/>
         <source>the encoder of this {kind}</source>
         <translation>此 {kind} 的编码器</translation>
     </message>
@@ -6311,12 +6339,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="99"/>
+        <location filename="../../attnviz/core/columns.py" line="101"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]'s row over the patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its patches</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="108"/>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -6356,7 +6384,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="475"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="479"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6366,24 +6394,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="45"/>
-        <location filename="../../attnviz/core/columns.py" line="166"/>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <location filename="../../attnviz/core/columns.py" line="47"/>
+        <location filename="../../attnviz/core/columns.py" line="171"/>
+        <location filename="../../attnviz/core/columns.py" line="187"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="146"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
@@ -6403,12 +6431,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="77"/>
+        <location filename="../../attnviz/core/columns.py" line="79"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
@@ -6443,12 +6471,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="143"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="119"/>
+        <location filename="../../attnviz/core/columns.py" line="122"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
@@ -6463,21 +6491,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
-        <location filename="../../attnviz/core/columns.py" line="139"/>
-        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
+        <location filename="../../attnviz/core/columns.py" line="144"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="44"/>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
-        <location filename="../../attnviz/core/columns.py" line="181"/>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <location filename="../../attnviz/core/columns.py" line="170"/>
+        <location filename="../../attnviz/core/columns.py" line="186"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="507"/>
+        <location filename="../../attnviz/core/layout.py" line="517"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -6492,17 +6520,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用手册，每个主题一页，在网页浏览器中打开（离线）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="504"/>
+        <location filename="../../attnviz/core/layout.py" line="514"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="215"/>
+        <location filename="../../attnviz/core/columns.py" line="220"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6520,7 +6548,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="240"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="242"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -6567,7 +6595,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="230"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="231"/>
         <source>The model's own name: {name}</source>
         <translation>模型自己的名称：{name}</translation>
     </message>
@@ -6653,7 +6681,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="397"/>
+        <location filename="../../attnviz/core/layout.py" line="404"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -6663,7 +6691,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线需要参考译文（“源句子&lt;TAB&gt;参考译文”行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="114"/>
+        <location filename="../../attnviz/session/analysis.py" line="118"/>
         <source>The pruning curve needs reference translations: choose a file of source&lt;TAB&gt;reference lines.</source>
         <translation>剪枝曲线需要参考译文：请选择每行为“源句子&lt;TAB&gt;参考译文”的文件。</translation>
     </message>
@@ -6678,7 +6706,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="192"/>
+        <location filename="../../attnviz/core/columns.py" line="197"/>
         <source>the query rows averaged: those of the bin that could see such a key, over every document or decoded sentence (`attnviz explain`: one row per explained step)</source>
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
@@ -6688,32 +6716,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="79"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="91"/>
+        <location filename="../../attnviz/core/columns.py" line="93"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="133"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="195"/>
+        <location filename="../../attnviz/core/columns.py" line="200"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="205"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="104"/>
+        <location filename="../../attnviz/core/columns.py" line="106"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -6723,7 +6751,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="178"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="180"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6738,12 +6766,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="508"/>
+        <location filename="../../attnviz/core/layout.py" line="518"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="210"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -6788,12 +6816,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
     </message>
@@ -6803,7 +6831,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="137"/>
+        <location filename="../../attnviz/core/columns.py" line="142"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6828,7 +6856,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
     </message>
@@ -6838,27 +6866,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="168"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="170"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="124"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="105"/>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
         <source>the tokens (an image model: the images) where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
         <source>the tokens (an image model: the images) whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <location filename="../../attnviz/core/columns.py" line="139"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
@@ -6903,12 +6931,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练历史中的快照不是按步数顺序排列的（每个快照的步数都应晚于前一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="104"/>
+        <location filename="../../attnviz/figures/editions.py" line="125"/>
         <source>The Transformer Architecture</source>
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="180"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="182"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -7076,13 +7104,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有说明它的注意力头在哪里</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="300"/>
-        <location filename="../../attnviz/core/layout.py" line="321"/>
+        <location filename="../../attnviz/core/layout.py" line="307"/>
+        <location filename="../../attnviz/core/layout.py" line="328"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="285"/>
+        <location filename="../../attnviz/core/layout.py" line="292"/>
         <source>this model has no encoder self-attention</source>
         <translation>此模型没有编码器自注意力</translation>
     </message>
@@ -7098,14 +7126,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="555"/>
-        <location filename="../../attnviz/core/layout.py" line="563"/>
-        <location filename="../../attnviz/core/layout.py" line="435"/>
+        <location filename="../../attnviz/core/layout.py" line="565"/>
+        <location filename="../../attnviz/core/layout.py" line="573"/>
+        <location filename="../../attnviz/core/layout.py" line="445"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="699"/>
+        <location filename="../../attnviz/core/layout.py" line="712"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -7165,7 +7193,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="590"/>
+        <location filename="../../attnviz/core/layout.py" line="600"/>
         <location filename="../../attnviz/figures/explain.py" line="85"/>
         <location filename="../../attnviz/figures/explain.py" line="84"/>
         <source>tokens</source>
@@ -7345,9 +7373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中：{summary}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="104"/>
-        <location filename="../../attnviz/figures/editions.py" line="107"/>
-        <location filename="../../attnviz/figures/editions.py" line="111"/>
+        <location filename="../../attnviz/figures/editions.py" line="125"/>
         <source>Transformer</source>
         <translation>Transformer</translation>
     </message>
@@ -7377,7 +7403,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer：训练曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="111"/>
+        <location filename="../../attnviz/figures/editions.py" line="129"/>
         <source>Transformers for Vision</source>
         <translation>用于视觉的 Transformer</translation>
     </message>
@@ -7402,7 +7428,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>翻译模型在 Tatoeba 项目（tatoeba.org，CC-BY 2.0 FR）的英语－法语句对上训练，句对由 manythings.org/anki 整理打包。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="180"/>
+        <location filename="../../attnviz/core/layout.py" line="181"/>
         <location filename="../../attnviz/gui/decoding_area.py" line="327"/>
         <source>Translation so far</source>
         <translation>目前的译文</translation>
@@ -7485,7 +7511,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>未知的注意力类型 {kind!r}；请使用 {kinds} 之一</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="125"/>
+        <location filename="../../attnviz/figures/editions.py" line="143"/>
         <source>unknown book edition {text}; choose {choices} ({names})</source>
         <translation>未知的书籍版本 {text}；请选择 {choices}（{names}）</translation>
     </message>
@@ -7600,7 +7626,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="48"/>
+        <location filename="../../attnviz/core/columns.py" line="50"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -7620,7 +7646,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/editions.py" line="112"/>
+        <location filename="../../attnviz/figures/editions.py" line="130"/>
         <source>Watching attention learn (tasks whose right alignment is known)</source>
         <translation>观察注意力的学习过程（对齐已知的任务）</translation>
     </message>
@@ -7632,8 +7658,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="201"/>
-        <location filename="../../attnviz/core/columns.py" line="208"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
+        <location filename="../../attnviz/core/columns.py" line="213"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7654,12 +7680,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="67"/>
+        <location filename="../../attnviz/core/columns.py" line="69"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
@@ -7709,7 +7735,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>与 --documents 一起使用：每次前向计算的词元数（行数 × 最长文档；默认 4096），设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="83"/>
+        <location filename="../../attnviz/core/columns.py" line="85"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -7729,12 +7755,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="509"/>
+        <location filename="../../attnviz/core/layout.py" line="519"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="511"/>
+        <location filename="../../attnviz/core/layout.py" line="521"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -7785,8 +7811,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="206"/>
-        <location filename="../../attnviz/commands/export.py" line="288"/>
-        <location filename="../../attnviz/commands/export.py" line="366"/>
+        <location filename="../../attnviz/commands/export.py" line="290"/>
+        <location filename="../../attnviz/commands/export.py" line="368"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7796,7 +7822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="334"/>
+        <location filename="../../attnviz/commands/heads.py" line="336"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
@@ -7851,7 +7877,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="82"/>
+        <location filename="../../attnviz/core/columns.py" line="84"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -7916,7 +7942,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="449"/>
+        <location filename="../../attnviz/commands/export.py" line="451"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -8053,7 +8079,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="418"/>
+        <location filename="../../attnviz/commands/export.py" line="420"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -8205,7 +8231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="418"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="421"/>
         <source>{kind}, {which}</source>
         <translation>{kind}，{which}</translation>
     </message>
@@ -8374,13 +8400,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="402"/>
+        <source>{model}: {statistic}, {count:,} documents</source>
+        <translation>{model}：{statistic}，{count:,} 篇文档</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="233"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="400"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="403"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -8395,7 +8426,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="611"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="626"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -8415,7 +8446,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="263"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="265"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -8496,7 +8527,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="185"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="187"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -8586,7 +8617,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="443"/>
+        <location filename="../../attnviz/commands/export.py" line="445"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8616,12 +8647,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="393"/>
+        <location filename="../../attnviz/commands/export.py" line="395"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="391"/>
+        <location filename="../../attnviz/commands/export.py" line="393"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -9489,7 +9520,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="318"/>
+        <location filename="../../attnviz/commands/export.py" line="320"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9539,12 +9570,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="303"/>
+        <location filename="../../attnviz/commands/export.py" line="305"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="139"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="145"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
@@ -9554,7 +9585,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="472"/>
+        <location filename="../../attnviz/commands/export.py" line="474"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -9729,7 +9760,7 @@ Open the session with that checkpoint?</source>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="166"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="167"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>

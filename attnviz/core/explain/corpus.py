@@ -159,33 +159,41 @@ def _number(value: float, missing: str = "no token with an order") -> str:
     return missing if not np.isfinite(value) else f"{value + 0.0:.4f}".replace("-0.0000", "0.0000")
 
 
-def agreement_csv(tally: CorpusTally) -> str:
-    """One row per pair of methods: the τ over all decoded tokens (mean, quartiles), the mean ρ, the count, and the
-    share of tokens whose τ is significant."""
-    lines = ["method_a,method_b,tokens,tau_mean,tau_q1,tau_median,tau_q3,rho_mean,significant"]
+def agreement_csv(tally: CorpusTally, count: str = "tokens") -> str:
+    """One row per pair of methods: the τ over all decoded tokens (mean, quartiles), the mean ρ, the count (its
+    column named ``count``: an image model's run counts "images"), and the share of tokens whose τ is significant."""
+    lines = [f"method_a,method_b,{count},tau_mean,tau_q1,tau_median,tau_q3,rho_mean,significant"]
     for p in tally.pairs():
         values = [p.mean, *p.quartiles, p.rho_mean, p.significant]
         lines.append(",".join([p.first, p.second, str(p.count), *(_number(v) for v in values)]))
     return "\n".join(lines) + "\n"
 
 
-def layers_csv(tally: CorpusTally) -> str:
-    """One row per (method, reference, layer): the mean Spearman ρ and the number of steps it averages."""
-    lines = ["method,reference,layer,spearman_mean,tokens"]
+def layers_csv(tally: CorpusTally, count: str = "tokens") -> str:
+    """One row per (method, reference, layer): the mean Spearman ρ and the number of steps it averages (its column
+    named ``count``, as :func:`agreement_csv`'s)."""
+    lines = [f"method,reference,layer,spearman_mean,{count}"]
     for (method, reference), (means, counts) in tally.layer_spearman().items():
         for layer, (mean, count) in enumerate(zip(means, counts, strict=True), start=1):
             lines.append(f"{method},{reference},{layer},{_number(mean)},{int(count)}")
     return "\n".join(lines) + "\n"
 
 
+SLUG_OF = {"cross": "cross", "decoder self": "dec-self"}  # an explanation's kind -> its short name (AttentionKind.slug)
+
+
 def sinks_csv(tally: CorpusTally, classes: tuple[str, ...]) -> str:
-    """One row per (attention kind, layer, sink class): the mean share of raw and of norm-based attention on
-    those keys, over the steps that had such a key (their number; NO_SUCH_KEY where none had one)."""
-    lines = ["attention,layer,keys,raw_share,norm_share,tokens"]
+    """One row per (attention kind, layer, sink class): the mean share of the weight and of norm-based attention on
+    those keys, over the steps that had such a key (their number; NO_SUCH_KEY where none had one). The kind, the
+    key and the share are named as sinks_by_position.csv names them (``dec-self``, ``key``, ``weight_share``): a
+    model's one "self" attention is its by-position slug (a decoder-only model's dec-self, a BERT's enc-self)."""
+    own = [slug for slug in tally.position_sinks if slug != "cross"]
+    lines = ["kind,layer,key,weight_share,norm_share,tokens"]
     for kind, (means, present) in tally.sink_shares().items():
+        slug = SLUG_OF.get(kind) or (own[0] if len(own) == 1 else kind)
         for layer in range(means.shape[0]):
             for index, name in enumerate(classes):
-                lines.append(f"{kind},{layer + 1},{name},{_number(means[layer, 0, index], NO_SUCH_KEY)},"
+                lines.append(f"{slug},{layer + 1},{name},{_number(means[layer, 0, index], NO_SUCH_KEY)},"
                              f"{_number(means[layer, 1, index], NO_SUCH_KEY)},{int(present[index])}")
     return "\n".join(lines) + "\n"
 

@@ -92,6 +92,12 @@ class HeadAtlas:
     target: Target
     pairs: int
 
+    @property
+    def over_documents(self) -> bool:
+        """An atlas over documents (one forward pass each, nothing decoded): ``sentences`` counts documents, and
+        no head has an importance (so there is no pruning curve)."""
+        return self.target == "none"
+
     def heads(self) -> list[Head]:
         return [Head(k.kind, layer, head) for k in self.kinds for layer in range(k.importance.shape[0])
                 for head in range(k.importance.shape[1])]

@@ -52,7 +52,7 @@ class SourceSelfAttention:
     """The self-attention of every layer that reads the source, weights and pre-softmax scores (B, L, H, S, S): an
     encoder's (each position reads the whole source), or a decoder-only model's over its prompt (causal: each
     position reads the prompt up to itself). The views show it as the source's self-attention
-    (``AttentionKind.ENCODER_SELF``, named by the model's layout: "prompt self-attention" for a decoder-only one)."""
+    (``AttentionKind.ENCODER_SELF``, named by the model's layout: "self-attention (prompt)" for a decoder-only one)."""
 
     weights: Tensor
     scores: Tensor

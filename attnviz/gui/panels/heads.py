@@ -51,6 +51,8 @@ RANDOM_PEN = pg.mkPen((255, 127, 14), width=2, style=QtCore.Qt.PenStyle.DashLine
 HEAD_BRUSH = pg.mkBrush(31, 119, 180, 140)
 MARK_PEN = pg.mkPen((214, 39, 40), width=1, style=QtCore.Qt.PenStyle.DotLine)
 READOUT_HINT = N_("Point at a head to read its statistics here; click it to open its map")
+PRUNE_TIP = N_("BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with "
+               "references)")
 
 
 class HeadGrid(Heatmap):
@@ -101,8 +103,7 @@ class HeadsPanel(QtWidgets.QWidget):
         self._documents = False  # the model on show can also be mapped over documents
         self.map_button = QtWidgets.QPushButton(tr("Map heads"))
         self.prune_button = QtWidgets.QPushButton(tr("Pruning curve"))
-        self.prune_button.setToolTip(tr("BLEU with 0, 1, 2, … heads switched off: least important first, and at "
-                                        "random (needs a file with references)"))
+        self.prune_button.setToolTip(tr(PRUNE_TIP))
         self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
         self.progress = QtWidgets.QProgressBar()
         self.progress.setTextVisible(True)
@@ -265,6 +266,7 @@ class HeadsPanel(QtWidgets.QWidget):
             self._show_progress(new.atlas_progress)
         if changed(old, new, "atlas", "image_atlas"):
             self._fill_statistics(new.atlas)
+            self._offer_pruning()
         if changed(old, new, "atlas", "image_atlas", "model"):
             self._draw()
             self._reserve_readout()
@@ -397,7 +399,8 @@ class HeadsPanel(QtWidgets.QWidget):
                            + [True] * (width - len(row)) for row in cells])
         shown = np.nan_to_num(values)
         levels = (0.0, 1.0) if name in SHARES else fit_levels(shown.ravel())
-        title = tr("{model}: {statistic}, {count:,} sentences").format(
+        title = (tr("{model}: {statistic}, {count:,} documents") if atlas.over_documents else
+                 tr("{model}: {statistic}, {count:,} sentences")).format(
             model=self.state.model.base_name if self.state.model is not None else "", count=atlas.sentences,
             statistic=self.statistic_box.currentText())
         self.grid.show_figure(FigureSpec(shown.astype(np.float32), tuple(labels),
@@ -472,6 +475,7 @@ class HeadsPanel(QtWidgets.QWidget):
         enabled: tuple[QtWidgets.QWidget, ...] = (self.map_button, self.prune_button, self.corpus_box)
         for widget in enabled:
             widget.setEnabled(not running and switch)
+        self._offer_pruning()
         self.map_button.setToolTip("" if switch or self.state.model is None else tr(
             "The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads "
             "cannot be switched off"))
@@ -480,6 +484,17 @@ class HeadsPanel(QtWidgets.QWidget):
             self.progress.setRange(0, max(total, 0))  # (0, 0: busy, before the first batch)
             self.progress.setValue(done)
             self.progress.setFormat(f"{what} %p%")
+
+    def _offer_pruning(self) -> None:
+        """The Pruning curve button: off, saying why, while the atlas on show is over documents (nothing decoded, so
+        no head has an importance to prune by)."""
+        atlas = self.state.atlas
+        documents = atlas is not None and atlas.over_documents and not self.images
+        if documents:
+            self.prune_button.setEnabled(False)
+        self.prune_button.setToolTip(tr(
+            "Documents are read, not translated: their heads have no importance to prune by. Map the heads over a "
+            "file of source<TAB>reference lines for a pruning curve.") if documents else tr(PRUNE_TIP))
 
     def _show_heads_off(self, heads: str) -> None:
         self.banner.setText(tr("Heads off: {heads} — the sentence and every map are decoded without them").format(

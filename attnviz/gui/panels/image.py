@@ -170,6 +170,7 @@ class ImagePanel(QtWidgets.QWidget):
         layout.addLayout(controls)
         layout.addLayout(middle, 1)
         layout.addWidget(self.info)
+        self.all_heads.toggled.connect(self._on_all_heads_toggled)
         for signal in (self.source_box.currentIndexChanged, self.opacity.valueChanged, self.all_heads.toggled):
             signal.connect(self._redraw)
         self.layer.valueChanged.connect(self._on_layer_or_head)
@@ -299,6 +300,14 @@ class ImagePanel(QtWidgets.QWidget):
             return
         self._set_query(source.picture.specials + row * source.picture.grid[1] + col)
         self.query_chosen.emit(self.query)
+
+    def _on_all_heads_toggled(self, checked: bool) -> None:
+        """All heads draws each head's attention (rollout averages the heads: it has none per head), so Show says
+        attention while it is on, and a head clicked in it shows that head's attention."""
+        if checked and self.source_box.currentData() != ATTENTION:
+            self.source_box.blockSignals(True)
+            self.source_box.setCurrentIndex(self.source_box.findData(ATTENTION))
+            self.source_box.blockSignals(False)
 
     def _on_layer_or_head(self, *_args: object) -> None:
         head = self.head.currentData()

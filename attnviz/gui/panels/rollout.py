@@ -1,5 +1,6 @@
 """Rollout panel (Transformer): attention rollout through the encoder's layers, and the decoder's
-source attribution at the step on show (see :data:`attnviz.figures.rollout.ROLLOUT_METHOD`).
+source attribution at the step on show (see :data:`attnviz.figures.rollout.ROLLOUT_METHOD`); a model read in one
+pass, with no steps (an image model), has the rollout only.
 
 The rollout multiplies (S, S) matrices, S source tokens: about 0.1 s for 1,024 tokens. Both figures are
 computed on the session's worker (``Session.compute_view``); the panel shows "Computing…" until then.
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6 import QtWidgets
 
-from attnviz.core.layout import ENCODER_DECODER, not_at_length, on_demand
+from attnviz.core.layout import ENCODER_DECODER, Capability, not_at_length, on_demand
 from attnviz.figures.rollout import ROLLOUT_METHOD, encoder_rollout_figure, source_attribution_figure
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui.heatmap import Heatmap
@@ -55,6 +56,10 @@ class RolloutPanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
+        if changed(old, new, "model"):  # a model with no steps (an image model): no decoder to trace, rollout only
+            stepped = new.model is None or new.model.offers(Capability.STEPS)
+            self.decoder_layer.setVisible(stepped)
+            self.attribution.setVisible(stepped)
         if changed(old, new, "shown_source"):
             source = new.shown_source
             words = (source.layout if source is not None else ENCODER_DECODER).words
