@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("transformers")
 
-from attnviz import modern_gallery as modern  # noqa: E402
-from attnviz.gallery import entries  # noqa: E402
+from attnviz import modern_gallery as modern
+from attnviz.gallery import entries
 
 
 def test_only_modern_picks_the_five_figures_of_the_supplement():
