@@ -1602,6 +1602,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>浏览…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="300"/>
+        <location filename="../../attnviz/commands/heads.py" line="177"/>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="19"/>
         <source>can't open '%(filename)s': %(error)s</source>
         <translation>无法打开“%(filename)s”：%(error)s</translation>
@@ -3101,6 +3107,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/training/resume.py" line="70"/>
         <source>its vocabularies differ from this data's</source>
         <translation>它的词表与这份数据的词表不同</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="142"/>
+        <source>its {width:,} × {height:,} pixels would be resized by the model folder's image processor to {resized_width:,} × {resized_height:,}, more than the {most:,} pixels attnviz lets it make of one image (an image far longer than it is wide?)</source>
+        <translation>它的 {width:,} × {height:,} 像素会被模型文件夹的图像处理器缩放成 {resized_width:,} × {resized_height:,}，超过 attnviz 允许它为一张图像生成的 {most:,} 像素（图像的长宽比过于悬殊？）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/train.py" line="63"/>
