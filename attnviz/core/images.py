@@ -113,6 +113,8 @@ def open_image(path: str | Path, reduce_to: int | None = None):  # -> PIL.Image.
                 image.load()
                 if image.mode in ("L", "RGB") and "transparency" not in image.info:
                     image = _reduced(image, reduce_to)  # (before any copy of it is made)
+                elif image.mode == "RGBA" and reduction(width, height, reduce_to) > 1:
+                    image = _reduced(image.convert("RGBa"), reduce_to)  # (premultiplied: the areas' means over black)
                 return _reduced(_plain(image), reduce_to)
     except ImageError:
         raise
@@ -128,7 +130,7 @@ def open_image(path: str | Path, reduce_to: int | None = None):  # -> PIL.Image.
 
 
 def _reduced(image, reduce_to: int | None):  # PIL.Image.Image -> PIL.Image.Image
-    """An "L" or "RGB" image reduced by :func:`reduction` (each pixel the mean of the f × f pixels it covers, its
+    """An "L", "RGB" or premultiplied "RGBa" image reduced by :func:`reduction` (each pixel the mean of the f × f pixels it covers, its
     sides rounded: the whole picture kept, none of it shifted), or itself."""
     from PIL import Image
 
@@ -149,7 +151,8 @@ def _plain(image):  # PIL.Image.Image -> PIL.Image.Image
     grey = image.mode in ("L", "LA", "La", "1") or (image.mode in ("P", "PA") and _grey_palette(image))
     if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
         # over black: each colour times its opacity, the premultiplied colours themselves (no second full-size layer)
-        premultiplied = (image if image.mode == "RGBA" else image.convert("RGBA")).convert("RGBa")
+        premultiplied = image if image.mode == "RGBa" else \
+            (image if image.mode == "RGBA" else image.convert("RGBA")).convert("RGBa")
         image = Image.merge("RGB", premultiplied.split()[:3])
     return image.convert("L" if grey else "RGB")
 
