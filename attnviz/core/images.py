@@ -130,8 +130,8 @@ def open_image(path: str | Path, reduce_to: int | None = None):  # -> PIL.Image.
 
 
 def _reduced(image, reduce_to: int | None):  # PIL.Image.Image -> PIL.Image.Image
-    """An "L", "RGB" or premultiplied "RGBa" image reduced by :func:`reduction` (each pixel the mean of the f × f pixels it covers, its
-    sides rounded: the whole picture kept, none of it shifted), or itself."""
+    """An "L", "RGB" or premultiplied "RGBa" image reduced by :func:`reduction` (each pixel the mean of the f × f
+    pixels it covers, its sides rounded: the whole picture kept, none of it shifted), or itself."""
     from PIL import Image
 
     factor = reduction(image.width, image.height, reduce_to)
