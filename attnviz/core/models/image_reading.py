@@ -104,7 +104,7 @@ def reader_of(loaded: Any) -> ImageReader:
 def open_for(reader: ImageReader, path: str | Path) -> Any:
     """The image file at ``path`` as ``reader`` reads it (:func:`attnviz.core.images.open_image`), decoded reduced
     to no less than twice the reader's :attr:`~ImageReader.side`: an image of 7,000 × 7,000 pixels read at 28 × 28
-    takes the memory of one of 112 × 112 once decoded. ImageError naming the file where it cannot be read."""
+    takes the memory of one of 56 × 56 once decoded. ImageError naming the file where it cannot be read."""
     from attnviz.core.images import open_image
 
     return open_image(path, reduce_to=reader.side)
