@@ -66,27 +66,28 @@ def _batches(paths: Iterable[str], size: int) -> Iterator[list[str]]:
 
 
 def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
-    """Read ``paths``, classify the images read, print their lines; the first unreadable file a CliError after the
-    lines of the images before it."""
-    from attnviz.core.images import ImageError, open_image
-    from attnviz.core.models.image_reading import UnreadableImage, classify
+    """Read ``paths`` one at a time, each decoded reduced and prepared for the model before the next is read (a batch
+    holds its prepared pictures, never its images whole), classify those read and print their lines; the first
+    unreadable file a CliError after the lines of the images before it."""
+    import torch
 
-    images: list[Any] = []
+    from attnviz.core.images import ImageError
+    from attnviz.core.models.image_reading import UnreadableImage, classify_prepared, read_prepared, reader_of
+
+    reader = reader_of(loaded)
+    inputs: list[Any] = []
     problem: ValueError | None = None
     for path in paths:
         try:
-            images.append(open_image(path))
+            inputs.append(read_prepared(reader, [path])[0])
         except ImageError as error:
             problem = error
             break
-    if images:
-        try:
-            lines = classify(loaded, images, device, TOP_CLASSES)
-        except UnreadableImage as error:  # (a folder's image processor refusing one: the lines of those before it)
-            lines = classify(loaded, images[: error.index], device, TOP_CLASSES) if error.index else []
-            problem = error.naming(paths[error.index])
-        except ValueError as error:  # (a model without a classifier head)
-            raise CliError(str(error)) from None
+        except UnreadableImage as error:  # (a folder's image processor refusing it: the lines of those before it)
+            problem = error.naming(path)
+            break
+    if inputs:
+        lines = classify_prepared(reader, torch.cat(inputs), device, TOP_CLASSES)
         sys.stdout.write("".join("\t".join(line) + "\n" for line in lines))
         sys.stdout.flush()
     if problem is not None:

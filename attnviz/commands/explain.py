@@ -211,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
         return cast(int, folder(args, checked_options))
     refuse_one_image(args.data)
     if processes.wanted(args):  # this run starts the job's processes and watches them
+        formats = checked_options(args)  # (the options, --out and the files in the way before the processes start)
+        refuse_replacing(args, _written_names(args, formats))
         return processes.launch(args, chosen_device(args.device))
     try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
         with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
@@ -272,6 +274,16 @@ def checked_options(args: argparse.Namespace) -> list[str]:
     return formats
 
 
+def _written_names(args: argparse.Namespace, formats: list[str]) -> list[str]:
+    """The files a run over sentences may write into --out (the figures: by the methods asked)."""
+    from attnviz.core.columns import SINKS_BY_POSITION_CSV
+    from attnviz.figures.explain import explain_figure_stems
+    from attnviz.render.figure_files import SIDECAR
+
+    return (["agreement.csv", "layers.csv", "sinks.csv", SINKS_BY_POSITION_CSV, "COLUMNS.md", SIDECAR]
+            + [f"{stem}.{fmt}" for stem in explain_figure_stems(args.method_names) for fmt in formats])
+
+
 def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.core.columns import EXPLAIN_FILES, SINKS_BY_POSITION_CSV, columns_file, counted_in
     from attnviz.core.device import DeviceUnavailableError
@@ -286,13 +298,10 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
-    from attnviz.render.figure_files import SIDECAR
 
     # everything that can be checked is, before the work: options, --out, the data, then the model
     formats = checked_options(args)
-    csv_names = ["agreement.csv", "layers.csv", "sinks.csv", SINKS_BY_POSITION_CSV, "COLUMNS.md",
-                 SIDECAR]  # (figures: by the methods)
-    refuse_replacing(args, csv_names)
+    refuse_replacing(args, _written_names(args, formats))
     progress.stage(tr("reading the sentences"))
     sentences = None if args.heldout else sentences_to_explain(args, None)  # (the held-out split: the model's options)
     set_threads(args.threads if args.threads is not None else 1)

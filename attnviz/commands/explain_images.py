@@ -26,14 +26,15 @@ def image_files(args: argparse.Namespace) -> list[Path] | None:
         return None
 
 
-def checked_images(paths: list[Path]) -> None:
-    """Every image opened once before the work (and let go): the first that cannot be read a CliError naming it,
-    so that a bad file stops the run before minutes of gradients, with nothing written."""
-    from attnviz.core.images import ImageError, open_image
+def checked_images(paths: list[Path], reader: Any) -> None:
+    """Every image opened once before the work (decoded reduced for ``reader``, and let go): the first that cannot be
+    read a CliError naming it, so that a bad file stops the run before minutes of gradients, with nothing written."""
+    from attnviz.core.images import ImageError
+    from attnviz.core.models.image_reading import open_for
 
     for path in paths:
         try:
-            open_image(path).close()
+            open_for(reader, path).close()
         except ImageError as error:
             raise CliError(str(error)) from None
 
@@ -56,15 +57,16 @@ def run(args: argparse.Namespace, checked_options: Callable[[argparse.Namespace]
 
 def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> int:
     from attnviz.core.columns import AGREEMENT_CSV, IMAGE_EXPLAIN_FILES, LAYERS_CSV, columns_file, counted_in
-    from attnviz.core.explain import explain_image
+    from attnviz.core.explain import IMAGE_METHODS, explain_image
     from attnviz.core.explain.corpus import CorpusTally, agreement_csv, layers_csv
     from attnviz.core.heads.corpus import CorpusError, check_data_file
-    from attnviz.core.images import ImageError, open_image
-    from attnviz.core.models.image_reading import UnreadableImage
-    from attnviz.figures.explain import explain_figures
+    from attnviz.core.images import ImageError
+    from attnviz.core.models.image_reading import UnreadableImage, open_for, reader_of
+    from attnviz.figures.explain import explain_figure_stems, explain_figures
     from attnviz.render.figure_files import SIDECAR
 
-    refuse_replacing(args, [AGREEMENT_CSV, LAYERS_CSV, "COLUMNS.md", SIDECAR])
+    refuse_replacing(args, [AGREEMENT_CSV, LAYERS_CSV, "COLUMNS.md", SIDECAR]
+                     + [f"{stem}.{fmt}" for stem in explain_figure_stems(IMAGE_METHODS) for fmt in formats])
     paths = image_files(args)
     set_threads(args.threads if args.threads is not None else 1)
     if paths is None:  # a folder without images: for anything but an image model, the sentences' check says what
@@ -84,13 +86,14 @@ def _run_images(args: argparse.Namespace, formats: list[str], progress: Any) -> 
         raise CliError(tr("{data} is a folder of images: give an image model with --checkpoint (e.g. "
                           "models/vit.safetensors), not a {kind} model").format(data=args.data, kind=loaded.kind))
     progress.stage(tr("reading {count:,} images").format(count=len(paths)))
-    checked_images(paths)
+    reader = reader_of(loaded)
+    checked_images(paths, reader)
     tally = CorpusTally()
     progress.unit = tr("images")
     progress.stage(tr("explaining"))
     for number, path in enumerate(paths, start=1):
         try:
-            with open_image(path) as image:
+            with open_for(reader, path) as image:
                 tally.add(explain_image(loaded, image, device, ig_steps=args.ig_steps))
         except UnreadableImage as error:
             raise CliError(str(error.naming(path))) from None

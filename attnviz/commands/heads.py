@@ -120,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
     from attnviz.progress import Heartbeat
 
     if processes.wanted(args):  # this run starts the job's processes and watches them
+        _checked(args)  # (the options and --out before the processes start: a full disk is said in a second)
+        formats_option(args.format)
+        check_scale_option(args.scale)
+        check_out_option(args.out)
         return processes.launch(args, chosen_device(args.device))
     try:
         with Heartbeat("attnviz heads", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
@@ -170,10 +174,13 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
             raise CliError(f"--task {error.args[0]}") from None
         examples, corpus = task_examples(task, args.limit or TASK_SENTENCES)
     else:
+        progress.unit = tr("bytes")  # (said as the file is read: a 200,000-line file takes tens of seconds)
         try:
-            corpus = read_corpus(args.data, args.limit)
+            corpus = read_corpus(args.data, args.limit, progress)
         except CorpusError as error:
             raise CliError(str(error)) from None
+        finally:
+            progress.unit = ""
     pruning = corpus.references is not None and not args.no_pruning
     refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), SINKS_BY_POSITION_CSV, "COLUMNS.md",
                             SIDECAR])
@@ -290,13 +297,16 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
                      + [f"{stem}.{fmt}" for stem in (*atlas_figure_stems(False, False, importance=False),
                                                      *sink_figure_stems()) for fmt in formats if fmt != "npy"])
     progress.stage(tr("reading the documents"))
+    progress.unit = tr("bytes")
     try:
-        documents = read_documents(args.data, loaded, args.limit)
+        documents = read_documents(args.data, loaded, args.limit, progress)
         device = device_for_rank(device)
     except CorpusError as error:
         raise CliError(str(error)) from None
     except DeviceUnavailableError as error:
         raise CliError(str(error)) from None
+    finally:
+        progress.unit = ""
     with reducer_from_environment(device) as reducer:
         speaker = reducer.rank == 0
         started = time.perf_counter()

@@ -6,6 +6,11 @@ the open descriptor), at most :data:`MAX_IMAGE_BYTES` of it; Pillow may decode o
 it is decoded (a decompression bomb: a 30,000 × 30,000 PNG of a few KB). Any mode (grey, RGB, RGBA, palette,
 16-bit, CMYK) becomes grey, transparency over black (the background of Fashion-MNIST's pictures), and is resized
 to the model's square size. Every problem is an :class:`ImageError` whose message names the file.
+
+An image far larger than the model reads is decoded reduced (``reduce_to``, the side the model's reader resizes to):
+a JPEG by its decoder at 1/2, 1/4 or 1/8 of its size (Pillow's ``draft``), any image to 1/f of its sides (each
+pixel the mean of the area it covers) as soon as it is decoded, keeping its shorter side at least twice ``reduce_to``:
+a 7,000 × 7,000 photograph read at 28 × 28 is held as 56 × 56 pixels, whatever the folder holds.
 """
 
 from __future__ import annotations
@@ -74,10 +79,20 @@ def read_grey(path: str | Path, side: int) -> np.ndarray:
     return to_grey(open_image(path), side)
 
 
-def open_image(path: str | Path):  # -> PIL.Image.Image (Pillow is imported when an image is read)
+def reduction(width: int, height: int, reduce_to: int | None) -> int:
+    """The whole factor f an image of width × height pixels is reduced by (1: not at all) so that its shorter side
+    stays at least twice ``reduce_to`` pixels (None: never reduced)."""
+    if not reduce_to or reduce_to < 1:
+        return 1
+    return max(1, min(width, height) // (2 * reduce_to))
+
+
+def open_image(path: str | Path, reduce_to: int | None = None):  # -> PIL.Image.Image (Pillow imported when read)
     """The image at ``path``, decoded (its first frame), as Pillow's "L" (grey) or "RGB": 16-bit grey scaled to 8
     bits (never clipped), transparency composited over black, palette, CMYK and bilevel images converted;
-    ImageError (naming the file) if it cannot be read."""
+    ImageError (naming the file) if it cannot be read. ``reduce_to``: the side in pixels the model reads it at (its
+    reader's :attr:`~attnviz.core.models.image_reading.ImageReader.side`): a larger image is decoded reduced by
+    :func:`reduction` (see the module's docstring), so that it takes the memory of a small one from then on."""
     from PIL import Image, UnidentifiedImageError
 
     path = Path(path)
@@ -93,8 +108,14 @@ def open_image(path: str | Path):  # -> PIL.Image.Image (Pillow is imported when
                                         "decodes (a decompression bomb?)").format(path=path, width=width,
                                                                                   height=height, most=MAX_IMAGE_PIXELS))
                 image.seek(0)  # a GIF's first frame
+                if (factor := reduction(width, height, reduce_to)) > 1 and image.format == "JPEG":
+                    image.draft(None, (width // factor, height // factor))  # (decoded at 1/2, 1/4 or 1/8: no smaller)
                 image.load()
-                return _plain(image)
+                if image.mode in ("L", "RGB") and "transparency" not in image.info:
+                    image = _reduced(image, reduce_to)  # (before any copy of it is made)
+                elif image.mode == "RGBA" and reduction(width, height, reduce_to) > 1:
+                    image = _reduced(image.convert("RGBa"), reduce_to)  # (premultiplied: the areas' means over black)
+                return _reduced(_plain(image), reduce_to)
     except ImageError:
         raise
     except UnidentifiedImageError:
@@ -108,6 +129,17 @@ def open_image(path: str | Path):  # -> PIL.Image.Image (Pillow is imported when
                          ) from None
 
 
+def _reduced(image, reduce_to: int | None):  # PIL.Image.Image -> PIL.Image.Image
+    """An "L", "RGB" or premultiplied "RGBa" image reduced by :func:`reduction` (each pixel the mean of the f × f
+    pixels it covers, its sides rounded: the whole picture kept, none of it shifted), or itself."""
+    from PIL import Image
+
+    factor = reduction(image.width, image.height, reduce_to)
+    if factor == 1:
+        return image
+    return image.resize((round(image.width / factor), round(image.height / factor)), Image.Resampling.BOX)
+
+
 def _plain(image):  # PIL.Image.Image -> PIL.Image.Image
     """A loaded Pillow image of any mode as "L" or "RGB" (see :func:`open_image`)."""
     from PIL import Image
@@ -118,8 +150,10 @@ def _plain(image):  # PIL.Image.Image -> PIL.Image.Image
         return Image.fromarray(np.clip(values / top * 255.0, 0, 255).astype(np.uint8), mode="L")
     grey = image.mode in ("L", "LA", "La", "1") or (image.mode in ("P", "PA") and _grey_palette(image))
     if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
-        rgba = image.convert("RGBA")
-        image = Image.alpha_composite(Image.new("RGBA", rgba.size, (0, 0, 0, 255)), rgba)
+        # over black: each colour times its opacity, the premultiplied colours themselves (no second full-size layer)
+        premultiplied = image if image.mode == "RGBa" else \
+            (image if image.mode == "RGBA" else image.convert("RGBA")).convert("RGBa")
+        image = Image.merge("RGB", premultiplied.split()[:3])
     return image.convert("L" if grey else "RGB")
 
 

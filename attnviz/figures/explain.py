@@ -7,10 +7,12 @@ Abnar & Zuidema 2020, as curves over the layers). See :mod:`attnviz.core.explain
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from attnviz.core.explain import Explanation
-from attnviz.core.explain.corpus import CorpusTally
+from attnviz.core.explain import LAYERED, METHODS, Explanation
+from attnviz.core.explain.corpus import REFERENCES, CorpusTally
 from attnviz.core.layout import Picture
 from attnviz.figures.spec import FigureSpec, GridSpec, LineSpec, NamedFigure, Series
 from attnviz.i18n import N_, tr
@@ -104,6 +106,18 @@ def layer_spearman_figures(tally: CorpusTally) -> list[NamedFigure]:
             tuple(series), title, tr("layer of the attention explained (1: nearest the input)"),
             tr("mean Spearman ρ over the tokens"), (-1.0, 1.0), ticks)))
     return figures
+
+
+def explain_figure_stems(methods: Sequence[str]) -> list[str]:
+    """The stems :func:`explain_figures` may give a tally of ``methods`` (known before the work, so that a file in the
+    way is said then): a τ histogram per pair of them, a layer-by-layer ρ figure per reference among them (occlusion,
+    integrated gradients) where an attention-based method is too. A model that leaves a method out of a step (an RNN's
+    rollout, a one-token source's leave-one-out) writes fewer."""
+    names = [m for m in METHODS if m in methods]
+    stems = [f"tau_{first}_vs_{second}" for i, first in enumerate(names) for second in names[i + 1:]]
+    if any(m in LAYERED for m in names):
+        stems += [f"layers_spearman_vs_{reference}" for reference in REFERENCES if reference in names]
+    return stems
 
 
 def explain_figures(tally: CorpusTally) -> list[NamedFigure]:

@@ -189,9 +189,9 @@ class ImageRequests(PanelRequests, AnalysisRequests):
 
         def job() -> Explanation:
             from attnviz.core.explain import IMAGE_METHODS, explain_image
-            from attnviz.core.images import open_image
+            from attnviz.core.models.image_reading import open_for, reader_of
 
-            with open_image(path) as image:
+            with open_for(reader_of(loaded), path) as image:
                 return explain_image(loaded, image, loaded.device, methods or IMAGE_METHODS, layer, head, ig_steps,
                                      target=token)
 
@@ -218,9 +218,10 @@ class ImageRequests(PanelRequests, AnalysisRequests):
 
         def job() -> QueryComputation:
             from attnviz.core.decoding.query_computation import compute_image_query
-            from attnviz.core.images import open_image
+            from attnviz.core.models.image_reading import open_for, reader_of
 
-            return compute_image_query(loaded, open_image(path), layer, head, query_index, loaded.device)
+            with open_for(reader_of(loaded), path) as image:
+                return compute_image_query(loaded, image, layer, head, query_index, loaded.device)
 
         def done(computation: QueryComputation) -> None:
             if self._latest.wins(ticket) and self._state.shown_source is source:  # not for another image

@@ -311,7 +311,7 @@
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="104"/>
+        <location filename="../../attnviz/commands/classify.py" line="105"/>
         <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
@@ -351,12 +351,12 @@
         <translation>--flipbook：哪种注意力，cross 或 dec-self（默认 cross）；编码器－解码器文件夹的 --prompt-map：enc-self（默认），或配合 --target 用 dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="51"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="52"/>
         <source>--heldout picks sentences from a TSV; --data {data} is a folder of images</source>
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="265"/>
+        <location filename="../../attnviz/commands/explain.py" line="267"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -391,7 +391,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="263"/>
+        <location filename="../../attnviz/commands/explain.py" line="265"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -412,7 +412,7 @@
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="249"/>
+        <location filename="../../attnviz/commands/explain.py" line="251"/>
         <source>--methods: unknown {names}; choose from {methods}</source>
         <translation>--methods：未知的方法 {names}；可选 {methods}</translation>
     </message>
@@ -645,7 +645,7 @@
         <translation>；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="259"/>
+        <location filename="../../attnviz/commands/heads.py" line="266"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -757,7 +757,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="42"/>
+        <location filename="../../attnviz/core/images.py" line="47"/>
         <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
@@ -926,7 +926,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="221"/>
+        <location filename="../../attnviz/commands/heads.py" line="228"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -1100,7 +1100,7 @@
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>attention flow</source>
         <translation>注意力流</translation>
     </message>
@@ -1155,7 +1155,7 @@
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>attention rollout</source>
         <translation>注意力展开</translation>
     </message>
@@ -1233,7 +1233,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="318"/>
+        <location filename="../../attnviz/commands/explain.py" line="327"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1243,8 +1243,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="209"/>
-        <location filename="../../attnviz/commands/heads.py" line="304"/>
+        <location filename="../../attnviz/commands/heads.py" line="216"/>
+        <location filename="../../attnviz/commands/heads.py" line="314"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1643,6 +1643,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>浏览…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/heads.py" line="300"/>
+        <location filename="../../attnviz/commands/heads.py" line="177"/>
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/argparse_text.py" line="19"/>
         <source>can't open '%(filename)s': %(error)s</source>
         <translation>无法打开“%(filename)s”：%(error)s</translation>
@@ -1838,7 +1844,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>比较对象</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="280"/>
+        <location filename="../../attnviz/session/images.py" line="281"/>
         <location filename="../../attnviz/session/panels.py" line="206"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
@@ -1870,7 +1876,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/computation.py" line="195"/>
-        <location filename="../../attnviz/session/images.py" line="233"/>
+        <location filename="../../attnviz/session/images.py" line="234"/>
         <location filename="../../attnviz/session/panels.py" line="122"/>
         <source>Computing the query…</source>
         <translation>正在计算查询…</translation>
@@ -2271,9 +2277,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="355"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="107"/>
-        <location filename="../../attnviz/commands/heads.py" line="245"/>
+        <location filename="../../attnviz/commands/explain.py" line="364"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="110"/>
+        <location filename="../../attnviz/commands/heads.py" line="252"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2566,23 +2572,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="109"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="112"/>
         <source>explained the predicted class of {count} images; wrote {files} files to {out}</source>
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="357"/>
+        <location filename="../../attnviz/commands/explain.py" line="366"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="329"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="90"/>
+        <location filename="../../attnviz/commands/explain.py" line="338"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="93"/>
         <source>explaining</source>
         <translation>正在解释</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="48"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="49"/>
         <source>explaining a folder of images runs in one process: run attnviz explain without --processes or torchrun</source>
         <translation>解释一个图像文件夹只在一个进程中运行：请不带 --processes、也不经 torchrun 运行 attnviz explain</translation>
     </message>
@@ -2847,12 +2853,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>梯度×输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>gradient × input</source>
         <translation>梯度 × 输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="20"/>
+        <location filename="../../attnviz/figures/explain.py" line="22"/>
         <source>gradient × input, attention detached</source>
         <translation>梯度 × 输入（注意力权重不回传梯度）</translation>
     </message>
@@ -3048,7 +3054,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="89"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="92"/>
         <source>images</source>
         <translation>张图像</translation>
     </message>
@@ -3109,7 +3115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="21"/>
+        <location filename="../../attnviz/figures/explain.py" line="23"/>
         <source>integrated gradients</source>
         <translation>积分梯度</translation>
     </message>
@@ -3175,6 +3181,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>它的词表与这份数据的词表不同</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/hf/vision.py" line="142"/>
+        <source>its {width:,} × {height:,} pixels would be resized by the model folder's image processor to {resized_width:,} × {resized_height:,}, more than the {most:,} pixels attnviz lets it make of one image (an image far longer than it is wide?)</source>
+        <translation>它的 {width:,} × {height:,} 像素会被模型文件夹的图像处理器缩放成 {resized_width:,} × {resized_height:,}，超过 attnviz 允许它为一张图像生成的 {most:,} 像素（图像的长宽比过于悬殊？）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="288"/>
         <source>j &gt; {row} − {window}</source>
         <translation>j &gt; {row} − {window}</translation>
@@ -3190,18 +3201,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="85"/>
+        <location filename="../../attnviz/figures/explain.py" line="87"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="70"/>
         <source>Kendall τ</source>
         <translation>肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="71"/>
+        <location filename="../../attnviz/figures/explain.py" line="73"/>
         <source>Kendall τ of every pair of methods</source>
         <translation>每对方法之间的肯德尔 τ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="82"/>
+        <location filename="../../attnviz/figures/explain.py" line="84"/>
         <source>Kendall τ: {first} vs {second} ({count} tokens, mean {mean:.2f})</source>
         <translation>肯德尔 τ：{first} 对 {second}（{count} 个词元，均值 {mean:.2f}）</translation>
     </message>
@@ -3335,7 +3346,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="104"/>
+        <location filename="../../attnviz/figures/explain.py" line="106"/>
         <source>layer of the attention explained (1: nearest the input)</source>
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
@@ -3494,12 +3505,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>退出课堂视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="22"/>
+        <location filename="../../attnviz/figures/explain.py" line="24"/>
         <source>leave-one-out</source>
         <translation>留一法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="23"/>
+        <location filename="../../attnviz/figures/explain.py" line="25"/>
         <source>leave-one-out, total variation distance</source>
         <translation>留一法，总变差距离</translation>
     </message>
@@ -3564,14 +3575,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="299"/>
-        <location filename="../../attnviz/commands/explain_images.py" line="81"/>
-        <location filename="../../attnviz/commands/heads.py" line="180"/>
+        <location filename="../../attnviz/commands/explain.py" line="308"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="83"/>
+        <location filename="../../attnviz/commands/heads.py" line="187"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="256"/>
+        <location filename="../../attnviz/session/images.py" line="257"/>
         <location filename="../../attnviz/session/panels.py" line="168"/>
         <location filename="../../attnviz/session/session.py" line="107"/>
         <source>Loading {name}…</source>
@@ -3756,7 +3767,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="116"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="119"/>
         <source>mean Kendall τ over the images: {pairs}</source>
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
@@ -3802,7 +3813,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="105"/>
+        <location filename="../../attnviz/figures/explain.py" line="107"/>
         <source>mean Spearman ρ over the tokens</source>
         <translation>各词元 Spearman ρ 的均值</translation>
     </message>
@@ -3877,9 +3888,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>菜单</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="44"/>
-        <location filename="../../attnviz/figures/explain.py" line="73"/>
-        <location filename="../../attnviz/figures/explain.py" line="73"/>
+        <location filename="../../attnviz/figures/explain.py" line="46"/>
+        <location filename="../../attnviz/figures/explain.py" line="75"/>
+        <location filename="../../attnviz/figures/explain.py" line="75"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
@@ -4054,7 +4065,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="236"/>
+        <location filename="../../attnviz/commands/heads.py" line="243"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -4116,7 +4127,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>范数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="19"/>
+        <location filename="../../attnviz/figures/explain.py" line="21"/>
         <source>norm-based attention</source>
         <translation>基于范数的注意力</translation>
     </message>
@@ -4217,7 +4228,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="21"/>
+        <location filename="../../attnviz/figures/explain.py" line="23"/>
         <source>occlusion (&lt;unk&gt;)</source>
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
@@ -4252,7 +4263,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="214"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="216"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4469,7 +4480,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="201"/>
-        <location filename="../../attnviz/core/hf/documents.py" line="221"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="223"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -4906,7 +4917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="216"/>
+        <location filename="../../attnviz/commands/heads.py" line="223"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -5086,7 +5097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="18"/>
+        <location filename="../../attnviz/figures/explain.py" line="20"/>
         <source>raw attention</source>
         <translation>原始注意力</translation>
     </message>
@@ -5111,7 +5122,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="292"/>
+        <location filename="../../attnviz/commands/heads.py" line="299"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -5126,13 +5137,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="296"/>
-        <location filename="../../attnviz/commands/heads.py" line="162"/>
+        <location filename="../../attnviz/commands/explain.py" line="305"/>
+        <location filename="../../attnviz/commands/heads.py" line="166"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="86"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="88"/>
         <source>reading {count:,} images</source>
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
@@ -5553,7 +5564,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="328"/>
+        <location filename="../../attnviz/commands/explain.py" line="337"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5837,7 +5848,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="385"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
-        <location filename="../../attnviz/figures/explain.py" line="45"/>
+        <location filename="../../attnviz/figures/explain.py" line="47"/>
         <source>source tokens</source>
         <translation>源词元</translation>
     </message>
@@ -5882,12 +5893,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="70"/>
+        <location filename="../../attnviz/figures/explain.py" line="72"/>
         <source>Spearman ρ of every pair of methods</source>
         <translation>每对方法之间的斯皮尔曼 ρ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="100"/>
+        <location filename="../../attnviz/figures/explain.py" line="102"/>
         <source>Spearman ρ with {reference}, per layer</source>
         <translation>各层与{reference}的斯皮尔曼 ρ</translation>
     </message>
@@ -5919,12 +5930,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="212"/>
+        <location filename="../../attnviz/commands/heads.py" line="219"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="306"/>
+        <location filename="../../attnviz/commands/heads.py" line="316"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -6563,12 +6574,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="140"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="153"/>
         <source>the model folder's image processor cannot prepare it ({error})</source>
         <translation>模型文件夹的图像处理器无法处理它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="144"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="157"/>
         <source>the model folder's image processor makes a picture of {height} × {width} pixels in {channels} channels of it; the model reads {wanted}</source>
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
@@ -7194,8 +7205,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="600"/>
-        <location filename="../../attnviz/figures/explain.py" line="85"/>
-        <location filename="../../attnviz/figures/explain.py" line="84"/>
+        <location filename="../../attnviz/figures/explain.py" line="87"/>
+        <location filename="../../attnviz/figures/explain.py" line="86"/>
         <source>tokens</source>
         <translation>词元</translation>
     </message>
@@ -7215,7 +7226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最可能的类别</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="110"/>
+        <location filename="../../attnviz/commands/classify.py" line="111"/>
         <source>top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}</source>
         <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
@@ -7690,12 +7701,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="60"/>
+        <location filename="../../attnviz/figures/explain.py" line="62"/>
         <source>What explains “{token}”: one overlay per method, each scaled to its largest value</source>
         <translation>是什么解释了“{token}”：每种方法一张叠加图，各按其最大值缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/explain.py" line="41"/>
+        <location filename="../../attnviz/figures/explain.py" line="43"/>
         <source>What explains “{token}”: one row per method, each scaled to its largest value</source>
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>
@@ -7822,12 +7833,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="336"/>
+        <location filename="../../attnviz/commands/heads.py" line="346"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="263"/>
+        <location filename="../../attnviz/commands/heads.py" line="270"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -7952,17 +7963,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="302"/>
+        <location filename="../../attnviz/commands/explain.py" line="311"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="287"/>
+        <location filename="../../attnviz/commands/heads.py" line="294"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="185"/>
+        <location filename="../../attnviz/commands/heads.py" line="192"/>
         <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -7978,7 +7989,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="305"/>
+        <location filename="../../attnviz/commands/explain.py" line="314"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT) and Hugging Face decoder-only folders, not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT）和 Hugging Face 仅解码器模型文件夹，不适用于 {kind} 模型</translation>
     </message>
@@ -7999,7 +8010,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="317"/>
+        <location filename="../../attnviz/commands/heads.py" line="327"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -8009,7 +8020,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="233"/>
+        <location filename="../../attnviz/commands/heads.py" line="240"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -8058,7 +8069,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="84"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="86"/>
         <location filename="../../attnviz/commands/heads_images.py" line="57"/>
         <source>{data} is a folder of images: give an image model with --checkpoint (e.g. models/vit.safetensors), not a {kind} model</source>
         <translation>{data} 是一个图像文件夹：请用 --checkpoint 给出图像模型（例如 models/vit.safetensors），而不是 {kind} 模型</translation>
@@ -8117,7 +8128,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{folder}：无法列出其内容（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain_images.py" line="80"/>
+        <location filename="../../attnviz/commands/explain_images.py" line="82"/>
         <location filename="../../attnviz/core/heads/image_atlas.py" line="47"/>
         <source>{folder}: no images in it (PNG, JPEG, WebP, BMP or GIF files)</source>
         <translation>{folder}：其中没有图像（PNG、JPEG、WebP、BMP 或 GIF 文件）</translation>
@@ -8271,7 +8282,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="52"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="55"/>
         <location filename="../../attnviz/core/safe_output.py" line="131"/>
         <source>{link} is a symbolic link to {target}, which does not exist</source>
         <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
@@ -8441,7 +8452,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="133"/>
+        <location filename="../../attnviz/core/models/image_reading.py" line="165"/>
         <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
@@ -8461,7 +8472,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型，而当前显示的是 {shown} 模型：“比较”只把两个翻译模型，或两个填充掩蔽词元的模型并排放在一起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/images.py" line="245"/>
+        <location filename="../../attnviz/session/images.py" line="246"/>
         <source>{name} is a {kind} model, which reads sentences: Compare puts a second image model beside this one</source>
         <translation>{name} 是 {kind} 模型，读取的是句子：“比较”只能把第二个图像模型放在这个模型旁边</translation>
     </message>
@@ -8562,7 +8573,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}：无法用这份数据构建模型：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="160"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="173"/>
         <source>{name}: the model read {count} positions, not the {expected} its special tokens and patches make</source>
         <translation>{name}：模型读取了 {count} 个位置，而不是其特殊词元与图块构成的 {expected} 个</translation>
     </message>
@@ -8697,8 +8708,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="56"/>
-        <location filename="../../attnviz/core/heads/corpus.py" line="75"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="82"/>
         <source>{path} cannot be read: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>
@@ -8768,7 +8779,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="58"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="61"/>
         <source>{path} is a folder: give a text file, one sentence a line</source>
         <translation>{path} 是文件夹：请给出文本文件，每行一个句子</translation>
     </message>
@@ -8788,12 +8799,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="104"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="106"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="129"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="143"/>
         <source>{path} is empty: give one source sentence a line, or source&lt;TAB&gt;reference lines</source>
         <translation>{path} 是空的：请每行给一个源句子，或每行“源句子&lt;TAB&gt;参考译文”</translation>
     </message>
@@ -8808,7 +8819,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是普通文件：{what_opens}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="90"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="101"/>
         <source>{path} is not a text file (line {line} holds a NUL byte)</source>
         <translation>{path} 不是文本文件（第 {line} 行含有 NUL 字节）</translation>
     </message>
@@ -8818,7 +8829,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不是 attnviz 可以继续的训练状态（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="60"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="63"/>
         <source>{path} is {kind}, not a text file: give a text file, one sentence a line</source>
         <translation>{path} 是{kind}，不是文本文件：请给出文本文件，每行一个句子</translation>
     </message>
@@ -8833,7 +8844,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="348"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="349"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -8849,19 +8860,19 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="369"/>
-        <location filename="../../attnviz/core/images.py" line="49"/>
+        <location filename="../../attnviz/core/images.py" line="54"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="378"/>
-        <location filename="../../attnviz/core/images.py" line="66"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="379"/>
+        <location filename="../../attnviz/core/images.py" line="71"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="64"/>
+        <location filename="../../attnviz/core/images.py" line="69"/>
         <source>{path}: cannot be read without waiting (not an image file)</source>
         <translation>{path}：无法不等待地读取（不是图像文件）</translation>
     </message>
@@ -8907,8 +8918,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="448"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="506"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="445"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="516"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -8949,7 +8960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="315"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="316"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -8959,12 +8970,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="414"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="415"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="309"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="310"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -9009,12 +9020,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="438"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="458"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="294"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="344"/>
         <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
         <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
@@ -9076,7 +9087,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
         <location filename="../../attnviz/core/hf/folder.py" line="282"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="460"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="470"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -9086,7 +9097,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="47"/>
+        <location filename="../../attnviz/core/images.py" line="52"/>
         <source>{path}: is not a regular file (a pipe, socket or device?)</source>
         <translation>{path}：不是普通文件（管道、套接字或设备？）</translation>
     </message>
@@ -9131,8 +9142,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="42"/>
-        <location filename="../../attnviz/core/images.py" line="54"/>
+        <location filename="../../attnviz/core/images.py" line="47"/>
+        <location filename="../../attnviz/core/images.py" line="59"/>
         <source>{path}: is {kind}, not an image file</source>
         <translation>{path}：是{kind}，不是图像文件</translation>
     </message>
@@ -9177,37 +9188,37 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少模型的 {count:,} 个权重（{names}）；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="113"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="127"/>
         <source>{path}: line {line} has a reference but line {first} has none: give every line a reference (source&lt;TAB&gt;reference) or none</source>
         <translation>{path}：第 {line} 行有参考译文，但第 {first} 行没有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="121"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="135"/>
         <source>{path}: line {line} has an empty reference</source>
         <translation>{path}：第 {line} 行的参考译文为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="120"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="134"/>
         <source>{path}: line {line} has an empty source</source>
         <translation>{path}：第 {line} 行的源句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="114"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="128"/>
         <source>{path}: line {line} has no reference but line {first} has one: give every line a reference (source&lt;TAB&gt;reference) or none</source>
         <translation>{path}：第 {line} 行没有参考译文，但第 {first} 行有：请每行都给参考译文（源句子&lt;TAB&gt;参考译文），或都不给</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="95"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="106"/>
         <source>{path}: line {line} is not UTF-8 text</source>
         <translation>{path}：第 {line} 行不是 UTF-8 文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="85"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="96"/>
         <source>{path}: line {line} is over {kib:,} KiB: one document a line (each is cut to the model's positions)</source>
         <translation>{path}：第 {line} 行超过 {kib:,} KiB：每行一篇文档（每篇按模型的位置数截断）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/corpus.py" line="87"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="98"/>
         <source>{path}: line {line} is over {kib} KiB: one sentence a line</source>
         <translation>{path}：第 {line} 行超过 {kib} KiB：每行一个句子</translation>
     </message>
@@ -9222,12 +9233,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：列出了 {count:,} 个分片；attnviz 只打开不超过 {most:,} 个分片的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="254"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="304"/>
         <source>{path}: makes pictures of {height} × {width} pixels, smaller than the model's patch of {patch} × {patch}</source>
         <translation>{path}：生成 {height} × {width} 像素的图片，小于模型 {patch} × {patch} 的图块</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="265"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="315"/>
         <source>{path}: makes pictures of {height} × {width} pixels, {count:,} positions: the attention maps of one image would take {gb:.1f} GB, more than attnviz records</source>
         <translation>{path}：生成 {height} × {width} 像素的图片，共 {count:,} 个位置：一张图像的注意力图将占用 {gb:.1f} GB，超过 attnviz 的记录上限</translation>
     </message>
@@ -9258,7 +9269,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="104"/>
+        <location filename="../../attnviz/core/images.py" line="125"/>
         <source>{path}: more than {most:,} pixels, more than attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：超过 {most:,} 像素，超出 attnviz 解码的上限（解压炸弹？）</translation>
     </message>
@@ -9284,8 +9295,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="362"/>
-        <location filename="../../attnviz/core/heads/corpus.py" line="54"/>
-        <location filename="../../attnviz/core/images.py" line="40"/>
+        <location filename="../../attnviz/core/heads/corpus.py" line="57"/>
+        <location filename="../../attnviz/core/images.py" line="45"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -9330,12 +9341,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="101"/>
+        <location filename="../../attnviz/core/images.py" line="122"/>
         <source>{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)</source>
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="345"/>
+        <location filename="../../attnviz/commands/explain.py" line="354"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -9345,18 +9356,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="59"/>
+        <location filename="../../attnviz/core/images.py" line="64"/>
         <source>{path}: over {mb} MB, larger than any image attnviz reads</source>
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="492"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="502"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="366"/>
-        <location filename="../../attnviz/core/images.py" line="44"/>
+        <location filename="../../attnviz/core/images.py" line="49"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -9391,12 +9402,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="107"/>
+        <location filename="../../attnviz/core/images.py" line="128"/>
         <source>{path}: the image is damaged or cut short ({error})</source>
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="273"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="323"/>
         <source>{path}: the model cannot read the pictures it makes ({error})</source>
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
@@ -9431,7 +9442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：transformers 无法打开它（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="221"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="271"/>
         <source>{path}: transformers {version} has no {name}: install a release that has it to open this folder</source>
         <translation>{path}：transformers {version} 没有 {name}：请安装包含它的版本以打开此文件夹</translation>
     </message>
@@ -9456,12 +9467,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="416"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="417"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="467"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="477"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -9471,8 +9482,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="441"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="482"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="438"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="492"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -9509,7 +9520,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="92"/>
+        <location filename="../../attnviz/core/images.py" line="107"/>
         <source>{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>

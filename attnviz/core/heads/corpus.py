@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -23,6 +23,9 @@ from attnviz.i18n import tr
 MAX_LINE_BYTES = 64 * 1024  # a sentence takes a few hundred bytes; a longer line is refused, never held whole
 MAX_DOCUMENT_LINE_BYTES = 1024 * 1024  # a document of 4,096 tokens takes tens of KiB; it is cut to the positions
 ROWS_PER_BATCH = 256  # as core.decoding.translate
+PROGRESS_LINES = 1000  # a reader's progress is said after every this many lines (a 200,000-line file: 200 times)
+
+ReadProgress = Callable[[int, int], object]  # (bytes read, the file's bytes): how far a file has been read
 
 
 class CorpusError(ValueError):
@@ -62,24 +65,32 @@ def check_data_file(path: str | Path) -> Path:
     return path
 
 
-def data_lines(path: str | Path, documents: bool = False) -> Iterator[tuple[int, str]]:
+def data_lines(path: str | Path, documents: bool = False,
+               progress: ReadProgress | None = None) -> Iterator[tuple[int, str]]:
     """(line number from 1, its text without the line end) of the text file at ``path``, read a line at a time and
     none held past MAX_LINE_BYTES (MAX_DOCUMENT_LINE_BYTES for ``documents``, one document a line): CorpusError for a
     name that is no text file (:func:`check_data_file`), a longer line, a NUL byte or a line that is not UTF-8 —
-    whatever the file's size, at most one such line is held at once."""
+    whatever the file's size, at most one such line is held at once. ``progress(bytes read, the file's bytes)`` every
+    :data:`PROGRESS_LINES` lines and at the end, for a regular file (a pipe's size is not known: not called)."""
     path = check_data_file(path)
     try:
         with open(path, "rb") as handle:
-            yield from _checked_lines(handle, path, documents)
+            status = os.fstat(handle.fileno())
+            size = status.st_size if stat.S_ISREG(status.st_mode) else 0
+            yield from _checked_lines(handle, path, documents, progress if size else None, size)
     except OSError as error:
         raise CorpusError(tr("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)) from None
 
 
-def _checked_lines(handle: BinaryIO, path: Path, documents: bool) -> Iterator[tuple[int, str]]:
-    number = 0
+def _checked_lines(handle: BinaryIO, path: Path, documents: bool, progress: ReadProgress | None,
+                   size: int) -> Iterator[tuple[int, str]]:
+    number = read = 0
     most = MAX_DOCUMENT_LINE_BYTES if documents else MAX_LINE_BYTES
     while raw := handle.readline(most + 1):
         number += 1
+        read += len(raw)
+        if progress is not None and number % PROGRESS_LINES == 0:
+            progress(min(read, size), size)  # (a file that grows while it is read: never past 100 %)
         if len(raw) > most and not raw.endswith(b"\n"):
             if documents:
                 raise CorpusError(tr("{path}: line {line} is over {kib:,} KiB: one document a line (each is cut to "
@@ -93,15 +104,18 @@ def _checked_lines(handle: BinaryIO, path: Path, documents: bool) -> Iterator[tu
             yield number, raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
             raise CorpusError(tr("{path}: line {line} is not UTF-8 text").format(path=path, line=number)) from None
+    if progress is not None:
+        progress(size, size)
 
 
-def read_corpus(path: str | Path, limit: int | None = None) -> Corpus:
+def read_corpus(path: str | Path, limit: int | None = None, progress: ReadProgress | None = None) -> Corpus:
     """The corpus in ``path`` (its first ``limit`` distinct sources); CorpusError for an empty or binary file,
-    a line that is not UTF-8 or over 64 KiB, and a file where some lines have a reference and others not."""
+    a line that is not UTF-8 or over 64 KiB, and a file where some lines have a reference and others not.
+    ``progress(bytes read, the file's bytes)`` as it is read (:func:`data_lines`)."""
     grouped: dict[tuple[str, ...], list[str]] = {}
     with_reference: int | None = None  # the first line's choice, and its number
     first_line = 0
-    for number, line in data_lines(path):
+    for number, line in data_lines(path, progress=progress):
         if not line.strip():
             continue
         fields = line.split("\t")

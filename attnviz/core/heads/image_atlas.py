@@ -159,9 +159,9 @@ def image_atlas(loaded: Any, paths: Sequence[Path], device: torch.device | str,
     :class:`~attnviz.core.models.image_reading.ImageReader`) over the images at ``paths``, read in batches of
     :data:`BATCH` (or fewer: the reader's own :attr:`~attnviz.core.models.image_reading.ImageReader.batch`); ImageError
     (a ValueError naming the file) for one that cannot be read or that the reader cannot prepare. progress(done, total)
-    after each batch."""
-    from attnviz.core.images import open_image
-    from attnviz.core.models.image_reading import UnreadableImage, reader_of
+    after each batch. Each image is decoded reduced and prepared before the next is read: memory bounded by one image
+    (:func:`~attnviz.core.models.image_reading.read_prepared`)."""
+    from attnviz.core.models.image_reading import UnreadableImage, read_prepared, reader_of
 
     reader = reader_of(loaded)
     distances = patch_distances(reader.grid, reader.patch)
@@ -170,7 +170,7 @@ def image_atlas(loaded: Any, paths: Sequence[Path], device: torch.device | str,
     for start in range(0, len(paths), step):
         batch = paths[start: start + step]
         try:
-            inputs, _pictures = reader.prepare([open_image(path) for path in batch])
+            inputs, _pictures = read_prepared(reader, batch)  # (each image decoded reduced, let go before the next)
         except UnreadableImage as error:
             raise error.naming(batch[error.index]) from None
         with torch.no_grad():

@@ -83,14 +83,16 @@ def is_encoder(loaded: Any) -> bool:
     return not loaded.model.attention_modules(AttentionKind.DECODER_SELF)
 
 
-def read_documents(path: str | Path, loaded: Any, limit: int | None = None) -> Documents:
+def read_documents(path: str | Path, loaded: Any, limit: int | None = None,
+                   progress: Callable[[int, int], object] | None = None) -> Documents:
     """The documents of ``path`` (one a line, empty lines skipped, the first ``limit``) as the model's tokenizer
-    splits them (its special tokens added), each cut to :func:`positions_of`."""
+    splits them (its special tokens added), each cut to :func:`positions_of`; ``progress(bytes read, the file's
+    bytes)`` as it is read (:func:`attnviz.core.heads.corpus.data_lines`)."""
     tokenizer = loaded.src_vocab.tokenizer
     most = positions_of(loaded)
     ids: list[tuple[int, ...]] = []
     truncated = 0
-    for _number, line in data_lines(path, documents=True):
+    for _number, line in data_lines(path, documents=True, progress=progress):
         if not line.strip():
             continue
         if limit is not None and len(ids) >= limit:

@@ -226,7 +226,7 @@ def architecture_of(model: Any) -> Architecture:
 
 
 BOUNDS = {"width": 16_384, "layers": 256, "heads": 256, "ffn": 131_072, "vocab_size": 1_000_000,
-          "positions": 1_048_576, "buckets": 4_096}
+          "positions": 1_048_576, "buckets": 4_096, "labels": 1_000_000}  # labels: a classifier's classes
 MAX_IMAGE_SIDE = 2048  # pixels: an image model's input side, and its processor's sizes (real ones: 224–1024)
 PROCESSOR_FILE = "preprocessor_config.json"
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
@@ -297,6 +297,7 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
     images = architecture.layout == "image"
     if architecture.layout == "encoder-only" or images:
         _check_classes(config_file, config, architecture)
+    _check_labels(config_file, config)
     parameters = _check_image_sizes(config_file, config) if images else _check_sizes(config_file, config, architecture)
     processor = None
     try:
@@ -433,22 +434,31 @@ def _check_image_sizes(config_file: Path, config: Mapping[str, Any]) -> int:
     _size(config_file, config, "num_channels", 4, 3)
     if config.get("num_register_tokens") is not None:
         _size(config_file, config, "num_register_tokens", 256)
-    labels = config.get("id2label")
-    if labels is not None and (not isinstance(labels, dict) or len(labels) > BOUNDS["vocab_size"]):
-        raise HFFolderError(tr("{path}: id2label is not a mapping of at most {most:,} class numbers to names").format(
-            path=config_file, most=BOUNDS["vocab_size"]))
     if width % heads and config.get("head_dim") is None:
         raise HFFolderError(tr("{path}: {key} = {width} is not divisible into {heads} heads "
                                "(or {heads} heads into {groups} groups)").format(
             path=config_file, key="hidden_size", width=width, heads=heads, groups=heads))
     positions = (side // patch) ** 2 + 1
     parameters = layers * (4 * width * width + 2 * width * ffn) + positions * width + patch * patch * 4 * width
-    parameters += len(labels or ()) * width
+    parameters += _check_labels(config_file, config) * width  # (the classifier's head)
     if parameters > MAX_PARAMETERS:
         raise HFFolderError(tr("{path}: describes a model of about {billions:,.1f} billion parameters; "
                                "attnviz opens models of up to {most:g} billion").format(
             path=config_file, billions=parameters / 1e9, most=MAX_PARAMETERS / 1e9))
     return parameters
+
+
+def _check_labels(config_file: Path, config: Mapping[str, Any]) -> int:
+    """The classes a config names, bounded before transformers reads it (every architecture: its config class makes
+    ``id2label`` of ``num_labels`` entries whatever the model, 2³¹ of them in minutes and GBs): ``num_labels`` a whole
+    number from 1 to BOUNDS["labels"], ``id2label`` a mapping of at most as many; returns the larger of the two
+    counts (0: the config names none)."""
+    labels = config.get("id2label")
+    if labels is not None and (not isinstance(labels, dict) or len(labels) > BOUNDS["labels"]):
+        raise HFFolderError(tr("{path}: id2label is not a mapping of at most {most:,} class numbers to names").format(
+            path=config_file, most=BOUNDS["labels"]))
+    count = _size(config_file, config, "num_labels", BOUNDS["labels"]) if config.get("num_labels") is not None else 0
+    return max(count, len(labels or ()))
 
 
 def _check_processor(path: Path) -> None:

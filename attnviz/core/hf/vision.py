@@ -30,7 +30,7 @@ from attnviz.core import limits
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
 from attnviz.core.hf.files import HFFolderError
-from attnviz.core.hf.folder import Architecture, HFFolder, model_class_name
+from attnviz.core.hf.folder import MAX_IMAGE_SIDE, Architecture, HFFolder, model_class_name
 from attnviz.core.hf.guard import UNWINDING, library_quiet, refusing, said
 from attnviz.i18n import tr
 
@@ -38,6 +38,10 @@ MAX_BATCH_BYTES = 256 * 1024**2  # what one batch's recorded attention (weights,
 MAX_READER_BATCH = 64  # images through the model at once, at most
 MAX_LABEL_CHARS = 200  # a class name's characters (ImageNet's longest: 120)
 TRIAL_SIDE = 64  # the side of the blank image a folder's processor and model are tried on when it opens
+# The most pixels a folder's processor may resize one image to before it crops (the largest square it may make:
+# MAX_IMAGE_SIDE²). A processor resizing the shorter edge to 256 makes 5,120,000 × 256 of a 20,000 × 1 strip
+# (13 GB in float32 copies): such an image is refused before the processor runs.
+MAX_RESIZED_PIXELS = MAX_IMAGE_SIDE**2
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,7 @@ class HFVisionReader:
         self.grid = (config.picture[0] // config.patch_size, config.picture[1] // config.patch_size)
         positions = len(self.specials) + self.grid[0] * self.grid[1]
         self.batch = batch_size(config, positions)
+        self.side = max(*config.picture, *processor_sides(self.processor))
 
     def prepare(self, images: Sequence[Any]) -> tuple[Tensor, np.ndarray]:
         values = [self._one(index, image) for index, image in enumerate(images)]
@@ -132,6 +137,14 @@ class HFVisionReader:
         from attnviz.core.models.image_reading import UnreadableImage
 
         mode = "L" if self.config.channels == 1 else "RGB"
+        width, height = resized_size(self.processor, image.width, image.height)
+        if width * height > MAX_RESIZED_PIXELS:
+            raise UnreadableImage(index, tr("its {width:,} × {height:,} pixels would be resized by the model folder's "
+                                            "image processor to {resized_width:,} × {resized_height:,}, more than the "
+                                            "{most:,} pixels attnviz lets it make of one image (an image far longer "
+                                            "than it is wide?)").format(
+                width=image.width, height=image.height, resized_width=width, resized_height=height,
+                most=MAX_RESIZED_PIXELS))
         try:
             values = processed(self.processor, image.convert(mode) if image.mode != mode else image)
         except UNWINDING:
@@ -164,6 +177,43 @@ class HFVisionReader:
 
     def logits(self, inputs: Tensor) -> Tensor:
         return self.model.logits(inputs)
+
+
+_SIZE_KEYS = ("height", "width", "shortest_edge", "longest_edge", "max_height", "max_width")
+
+
+def _sides(size: Any) -> dict[str, int]:
+    """A processor's ``size`` or ``crop_size`` (transformers' SizeDict, a mapping or a number) as its given sides."""
+    if isinstance(size, int) and not isinstance(size, bool):
+        return {"shortest_edge": size}
+    get = size.get if isinstance(size, dict) else (lambda key: getattr(size, key, None))
+    return {key: value for key in _SIZE_KEYS if isinstance(value := get(key), int) and not isinstance(value, bool)
+            and value > 0}
+
+
+def processor_sides(processor: Any) -> list[int]:
+    """Every side in pixels a folder's image processor resizes or crops to (its ``size`` and ``crop_size``)."""
+    return [side for key in ("size", "crop_size") for side in _sides(getattr(processor, key, None)).values()]
+
+
+def resized_size(processor: Any, width: int, height: int) -> tuple[int, int]:
+    """(width, height) in pixels a folder's image processor resizes an image of width × height to, before it crops:
+    a fixed height and width as they are; a shorter edge (capped by a longer edge where both are given) or a longer
+    edge keeping the image's proportions; the image's own where it does not resize. Sizes it names otherwise are
+    taken as the shorter edge (the most it could make)."""
+    if not getattr(processor, "do_resize", True):
+        return width, height
+    sides = _sides(getattr(processor, "size", None))
+    if "height" in sides and "width" in sides:
+        return sides["width"], sides["height"]
+    short, long = min(width, height), max(width, height)
+    if "shortest_edge" in sides or not sides.get("longest_edge"):
+        scale = max(sides.values(), default=short) / max(short, 1)
+        if "longest_edge" in sides and long * scale > sides["longest_edge"]:
+            scale = sides["longest_edge"] / long
+    else:
+        scale = sides["longest_edge"] / long
+    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
 def processed(processor: Any, image: Any) -> Tensor:

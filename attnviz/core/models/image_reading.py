@@ -61,7 +61,9 @@ class ImageReader(Protocol):
     labels: the class names by class index (empty: no classifier head); specials: the labels of the positions
     before the patches ("[CLS]", DeiT's "[DIST]", DINOv2's registers); grid: (rows, columns) of patches; patch:
     (height, width) of a patch in the prepared picture's pixels; batch: the most images :meth:`run` takes at once
-    (what its maps of them take in memory: the callers split larger batches).
+    (what its maps of them take in memory: the callers split larger batches); side: the longest side in pixels it
+    resizes a picture to before reading it (the model's input, or its processor's resize before a crop): a file is
+    decoded reduced to no less than twice it (:func:`open_for`).
     """
 
     labels: tuple[str, ...]
@@ -69,6 +71,7 @@ class ImageReader(Protocol):
     grid: tuple[int, int]
     patch: tuple[int, int]
     batch: int
+    side: int
 
     def prepare(self, images: Sequence[Any]) -> tuple[Tensor, np.ndarray]:
         """Pillow images ("L" or "RGB", :func:`attnviz.core.images.open_image`) -> (the model's input (B, C, ·, ·)
@@ -96,6 +99,35 @@ def reader_of(loaded: Any) -> ImageReader:
     module, name = path.split(":")
     reader: ImageReader = getattr(importlib.import_module(module), name)(loaded)
     return reader
+
+
+def open_for(reader: ImageReader, path: str | Path) -> Any:
+    """The image file at ``path`` as ``reader`` reads it (:func:`attnviz.core.images.open_image`), decoded reduced
+    to no less than twice the reader's :attr:`~ImageReader.side`: an image of 7,000 × 7,000 pixels read at 28 × 28
+    takes the memory of one of 56 × 56 once decoded. ImageError naming the file where it cannot be read."""
+    from attnviz.core.images import open_image
+
+    return open_image(path, reduce_to=reader.side)
+
+
+def read_prepared(reader: ImageReader, paths: Sequence[str | Path]) -> tuple[Tensor, np.ndarray]:
+    """:meth:`ImageReader.prepare` of the image files at ``paths``, each decoded (:func:`open_for`), prepared and let
+    go before the next is read: what a batch holds is its prepared pictures, never its images whole (memory bounded
+    by one image, whatever the files are). ImageError naming the file that cannot be read; UnreadableImage (its
+    index among ``paths``) for one the reader cannot prepare."""
+    inputs: list[Tensor] = []
+    pictures: list[np.ndarray] = []
+    for index, path in enumerate(paths):
+        with open_for(reader, path) as image:
+            try:
+                one, picture = reader.prepare([image])
+            except UnreadableImage as error:
+                raise UnreadableImage(index, error.reason) from None
+        inputs.append(one)
+        pictures.append(picture)
+    if not inputs:
+        return reader.prepare([])
+    return torch.cat(inputs), np.concatenate(pictures)
 
 
 def boxes_of(reader: ImageReader) -> np.ndarray:
@@ -138,8 +170,19 @@ def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top
             inputs, _pictures = reader.prepare(images[start: start + reader.batch])
         except UnreadableImage as error:
             raise UnreadableImage(start + error.index, error.reason) from None
+        lines += classify_prepared(reader, inputs, device, top)
+    return lines
+
+
+def classify_prepared(reader: ImageReader, inputs: Tensor, device: torch.device | str, top: int = TOP_CLASSES
+                      ) -> list[tuple[str, ...]]:
+    """The ``top`` class names of each prepared image, best first: inputs (B, C, ·, ·) as :meth:`ImageReader.prepare`
+    made them (:func:`read_prepared`), run in batches of the reader's :attr:`~ImageReader.batch`; the reader has a
+    classifier head (``labels``)."""
+    lines: list[tuple[str, ...]] = []
+    for start in range(0, len(inputs), max(reader.batch, 1)):
         with torch.no_grad():
-            logits = reader.run(inputs.to(device)).logits
+            logits = reader.run(inputs[start: start + reader.batch].to(device)).logits
         assert logits is not None
         indices, _probs = top_classes(reader, logits, top)
         lines += [tuple(reader.labels[i] for i in row) for row in indices]
@@ -175,8 +218,8 @@ def encode_image(loaded: Any, image: Any, name: str, device: torch.device | str)
 
 
 def encode_image_file(loaded: Any, path: str | Path, device: torch.device | str) -> EncodedSource:
-    """:func:`encode_image` of the file at ``path`` (ImageError naming it where it cannot be read)."""
-    from attnviz.core.images import open_image
-
-    return encode_image(loaded, open_image(path), Path(path).name, device)
+    """:func:`encode_image` of the file at ``path``, decoded reduced for the model (:func:`open_for`; ImageError
+    naming it where it cannot be read)."""
+    with open_for(reader_of(loaded), path) as image:
+        return encode_image(loaded, image, Path(path).name, device)
 

@@ -208,6 +208,7 @@ class ViTReader:
         self.labels: tuple[str, ...] = tuple(loaded.labels)
         self.grid = (self.config.grid, self.config.grid)
         self.patch = (self.config.patch_size, self.config.patch_size)
+        self.side = self.config.image_size  # (a picture is resized to its square side: 28 for the shipped ViT)
 
     def prepare(self, images: Sequence[Any]) -> tuple[Tensor, np.ndarray]:
         from attnviz.core.images import to_grey
