@@ -30,8 +30,10 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """One line per image: its top-5 class names, tab-separated, best first (in the order given); or, with --data,
-    the test set's top-1 accuracy. A file that is not a readable image stops the run with one line naming it (the
+    """One line per image, in the order given, tab-separated as a pipe reads it: the file's path, then its top-5
+    classes best first, each a class name (in the interface's language where attnviz knows the name, e.g.
+    Fashion-MNIST's; else the model's own) and its probability (0.0000–1.0000); or, with --data, the test set's
+    top-1 accuracy. A file that is not a readable image stops the run with one line naming it (the
     images before it are printed)."""
     set_threads(args.threads)
     loaded, device = load_model(args.checkpoint, args.device)
@@ -69,7 +71,7 @@ def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
     """Read ``paths``, classify the images read, print their lines; the first unreadable file a CliError after the
     lines of the images before it."""
     from attnviz.core.images import ImageError, open_image
-    from attnviz.core.models.image_reading import UnreadableImage, classify
+    from attnviz.core.models.image_reading import UnreadableImage, classify_with_probabilities
 
     images: list[Any] = []
     problem: ValueError | None = None
@@ -81,16 +83,26 @@ def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
             break
     if images:
         try:
-            lines = classify(loaded, images, device, TOP_CLASSES)
+            lines = classify_with_probabilities(loaded, images, device, TOP_CLASSES)
         except UnreadableImage as error:  # (a folder's image processor refusing one: the lines of those before it)
-            lines = classify(loaded, images[: error.index], device, TOP_CLASSES) if error.index else []
+            lines = classify_with_probabilities(loaded, images[: error.index], device, TOP_CLASSES) \
+                if error.index else []
             problem = error.naming(paths[error.index])
         except ValueError as error:  # (a model without a classifier head)
             raise CliError(str(error)) from None
-        sys.stdout.write("".join("\t".join(line) + "\n" for line in lines))
+        sys.stdout.write("".join(classified_line(path, line) + "\n" for path, line in zip(paths, lines, strict=False)))
         sys.stdout.flush()
     if problem is not None:
         raise CliError(str(problem))
+
+
+def classified_line(path: str, classes: Iterable[tuple[str, float]]) -> str:
+    """``path``, then each (class, probability) as ``name<TAB>0.9120``, tab-separated; Fashion-MNIST's ten class
+    names in the interface's language, any other (a folder's own) as the model names it."""
+    from attnviz.training.fashion_mnist import CLASS_NAMES
+
+    return "\t".join([path, *(f"{tr(name) if name in CLASS_NAMES else name}\t{probability:.4f}"
+                               for name, probability in classes)])
 
 
 def _test_accuracy(loaded: Any, device: Any, folder: str) -> int:

@@ -123,16 +123,23 @@ def top_classes(reader: ImageReader, logits: Tensor, top: int = TOP_CLASSES) -> 
 
 def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top: int = TOP_CLASSES
              ) -> list[tuple[str, ...]]:
-    """The ``top`` class names of each image (Pillow images, :func:`attnviz.core.images.open_image`), best first,
-    in batches of the reader's :attr:`~ImageReader.batch`; ValueError for a model without a classifier head,
-    :class:`UnreadableImage` (its index among ``images``) for an image the reader cannot prepare."""
+    """The ``top`` class names of each image (Pillow images, :func:`attnviz.core.images.open_image`), best first
+    (the model's own names): :func:`classify_with_probabilities` without the probabilities."""
+    return [tuple(name for name, _ in line) for line in classify_with_probabilities(loaded, images, device, top)]
+
+
+def classify_with_probabilities(loaded: Any, images: Sequence[Any], device: torch.device | str,
+                                top: int = TOP_CLASSES) -> list[tuple[tuple[str, float], ...]]:
+    """The ``top`` likeliest classes of each image, best first, as (the model's own class name, its softmax
+    probability in [0, 1]); in batches of the reader's :attr:`~ImageReader.batch`. ValueError for a model without a
+    classifier head, :class:`UnreadableImage` (its index among ``images``) for an image the reader cannot prepare."""
     from attnviz.i18n import tr
 
     reader = reader_of(loaded)
     if not reader.labels:
         raise ValueError(tr("{name} has no classifier head: it names no classes (attnviz heads and the window show "
                             "its attention)").format(name=loaded.name))
-    lines: list[tuple[str, ...]] = []
+    lines: list[tuple[tuple[str, float], ...]] = []
     for start in range(0, len(images), max(reader.batch, 1)):
         try:
             inputs, _pictures = reader.prepare(images[start: start + reader.batch])
@@ -141,8 +148,9 @@ def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top
         with torch.no_grad():
             logits = reader.run(inputs.to(device)).logits
         assert logits is not None
-        indices, _probs = top_classes(reader, logits, top)
-        lines += [tuple(reader.labels[i] for i in row) for row in indices]
+        indices, probs = top_classes(reader, logits, top)
+        lines += [tuple((reader.labels[i], float(p)) for i, p in zip(row, row_probs, strict=True))
+                  for row, row_probs in zip(indices, probs, strict=True)]
     return lines
 
 
