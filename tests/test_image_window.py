@@ -50,7 +50,20 @@ def test_an_image_model_opens_with_a_sample_its_classes_and_the_cls_overlay(wind
     panel = window.panels.panels["image"]
     assert window.docks["image"].isVisible() and not window.decoding_area.isVisible()
     assert [label.text() for label in panel.class_names] == list(source.classes)
-    assert panel.class_bars[0].format() == f"{float(source.class_probs[0]):.1%}"
+    assert [label.text() for label in panel.class_percents] == [f"{float(p):.1%}" for p in source.class_probs]
+    # the percentage beside its bar, not painted on it (it was drawn half under the bar's blue chunk)
+    assert not panel.class_bars[0].isTextVisible()
+    window.resize(1024, 768)
+    window.docks["image"].raise_()
+    QtCore.QCoreApplication.processEvents()
+    bar, percent = panel.class_bars[0], panel.class_percents[0]
+    bar_box = QtCore.QRect(bar.mapTo(panel, QtCore.QPoint(0, 0)), bar.size())
+    percent_box = QtCore.QRect(percent.mapTo(panel, QtCore.QPoint(0, 0)), percent.size())
+    assert percent.isVisibleTo(panel) and not bar_box.intersects(percent_box)
+    assert percent.fontMetrics().horizontalAdvance(percent.text()) <= percent.width()
+    # where the top classes are: what the model can answer at all (a cat gets a clothing label)
+    note = panel.classes_note
+    assert note.isVisibleTo(panel) and "Fashion-MNIST's 10 classes" in note.text() and "black ground" in note.text()
     named = window.current_figure()  # Export and Copy write the overlay: the Image dock is the main panel
     assert named is not None and named.stem == "overlay_attention_layer1_head1_query-CLS"
     np.testing.assert_allclose(named.spec.values, source.encoder_weights[0, 0, 0, 1:].reshape(2, 2), atol=1e-7)

@@ -6394,6 +6394,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="33"/>
+        <source>The model knows only Fashion-MNIST's 10 classes of clothing, learnt from 28 × 28 grey pictures on a black ground: any picture gets one of them.</source>
+        <translation>这个模型只认识 Fashion-MNIST 的 10 类服饰，学自黑底上的 28 × 28 灰度图：任何图片都会被归入其中一类。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="35"/>
+        <source>The model knows only its {count:,} classes: any picture gets one of them.</source>
+        <translation>这个模型只认识它自己的 {count:,} 个类别：任何图片都会被归入其中一类。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/images.py" line="65"/>
         <source>The model on show</source>
         <translation>当前模型</translation>

@@ -21,9 +21,18 @@ from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure
 from attnviz.i18n import tr
 from attnviz.render.figure_painter import cell_at, figure_size, paint_figure
 from attnviz.session import Session, SessionState, changed
-from attnviz.session.images import sample_images, sample_name
+from attnviz.session.images import SAMPLE_NAMES, sample_images, sample_name
 
 TOP_SHOWN = 5
+
+
+def classes_note(labels: tuple[str, ...]) -> str:
+    """What the top classes can be at all: a classifier names one of its own classes for any picture (a cat gets a
+    clothing label from a Fashion-MNIST model)."""
+    if tuple(labels) == tuple(SAMPLE_NAMES.values()):  # (Fashion-MNIST's, in its order)
+        return tr("The model knows only Fashion-MNIST's 10 classes of clothing, learnt from 28 × 28 grey pictures "
+                  "on a black ground: any picture gets one of them.")
+    return tr("The model knows only its {count:,} classes: any picture gets one of them.").format(count=len(labels))
 
 
 def _bold(label: QtWidgets.QLabel) -> None:
@@ -148,15 +157,27 @@ class ImagePanel(QtWidgets.QWidget):
         _bold(self.classes_title)
         self.class_names = [QtWidgets.QLabel("") for _ in range(TOP_SHOWN)]
         self.class_bars = [QtWidgets.QProgressBar() for _ in range(TOP_SHOWN)]
+        # the probability beside its bar, never drawn on it (a style draws a bar's text under its chunk)
+        self.class_percents = [QtWidgets.QLabel("") for _ in range(TOP_SHOWN)]
+        # what the model can answer at all: a picture of anything gets one of its classes
+        self.classes_note = QtWidgets.QLabel("")
+        self.classes_note.setWordWrap(True)
+        self.classes_note.setStyleSheet("color: #555;")
+        self.classes_note.setMaximumWidth(240)
         classes = QtWidgets.QGridLayout()
-        classes.addWidget(self.classes_title, 0, 0, 1, 2)
-        for row, (name, bar) in enumerate(zip(self.class_names, self.class_bars, strict=True), start=1):
+        classes.addWidget(self.classes_title, 0, 0, 1, 3)
+        for row, (name, bar, percent) in enumerate(zip(self.class_names, self.class_bars, self.class_percents,
+                                                       strict=True), start=1):
             bar.setRange(0, 1000)
-            bar.setTextVisible(True)
-            bar.setMaximumWidth(110)
+            bar.setTextVisible(False)
+            bar.setMaximumWidth(90)
+            bar.setMaximumHeight(max(8, self.fontMetrics().height() - 4))
+            percent.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
             classes.addWidget(name, row, 0)
             classes.addWidget(bar, row, 1)
-        classes.setRowStretch(TOP_SHOWN + 1, 1)
+            classes.addWidget(percent, row, 2)
+        classes.addWidget(self.classes_note, TOP_SHOWN + 1, 0, 1, 3)
+        classes.setRowStretch(TOP_SHOWN + 2, 1)
         self.info = QtWidgets.QLabel("")
         self.info.setWordWrap(True)
         middle = QtWidgets.QHBoxLayout()
@@ -221,15 +242,19 @@ class ImagePanel(QtWidgets.QWidget):
         classes = source.classes if source is not None else ()
         probs = [float(p) for p in source.class_probs] if source is not None and source.class_probs is not None else []
         self.classes_title.setVisible(bool(classes))
-        for index, (label, bar) in enumerate(zip(self.class_names, self.class_bars, strict=True)):
+        for index, (label, bar, percent) in enumerate(zip(self.class_names, self.class_bars, self.class_percents,
+                                                          strict=True)):
             shown = index < len(classes)
-            label.setVisible(shown)
-            bar.setVisible(shown)
+            for widget in (label, bar, percent):
+                widget.setVisible(shown)
             if shown:
                 label.setText(tr(classes[index]))  # (Fashion-MNIST's names in the interface's language; others as is)
                 label.setToolTip(tr("The model's own name: {name}").format(name=classes[index]))
                 bar.setValue(round(float(probs[index]) * 1000))
-                bar.setFormat(f"{float(probs[index]):.1%}")
+                percent.setText(f"{float(probs[index]):.1%}")
+        model = self.state.model
+        self.classes_note.setText(classes_note(model.labels) if classes and model is not None else "")
+        self.classes_note.setVisible(bool(self.classes_note.text()))
 
     # -- what is drawn ----------------------------------------------------------------------
     def choice(self) -> OverlayChoice:
