@@ -105,6 +105,29 @@ def test_the_overlay_follows_layer_head_and_the_patch_clicked(window, vit_path, 
     assert panel.query == 0
 
 
+def test_the_overlay_is_coloured_on_0_to_1_by_default_or_up_to_its_largest_and_says_which(window, vit_path,
+                                                                                         image_file):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = window.panels.panels["image"]
+    row = own_maps(vit_path, image_file).numpy()[0, 0, 0]  # [CLS]'s row in layer 1, head 1: 5 positions
+    largest = float(row[1:].max())
+    spec = panel.figure().spec
+    assert spec.levels == (0.0, 1.0)  # the Attention dock's scale: the honest one, by default
+    # the title says which scale is on show and what the largest weight is against a uniform row (1/5 each)
+    assert panel.title.text().endswith(f"colours 0 to 1 · largest {float(row.max()):.3g} = "
+                                       f"{float(row.max()) * 5:.1f} × uniform (1/5)")
+    panel.scale_box.setCurrentIndex(panel.scale_box.findData("largest"))
+    spec = panel.figure().spec
+    assert spec.levels == pytest.approx((0.0, largest))  # the patches' largest is the top colour
+    assert "colours 0 to the largest · largest" in panel.title.text()
+    panel.all_heads.setChecked(True)  # the grid follows the scale chosen
+    maps = own_maps(vit_path, image_file).numpy()
+    assert panel.figure().spec.levels == pytest.approx((0.0, float(maps[:, :, 0, 1:].max())))
+    panel.scale_box.setCurrentIndex(panel.scale_box.findData("0-1"))
+    assert panel.figure().spec.levels == (0.0, 1.0)
+
+
 def test_all_heads_is_a_grid_of_overlays_and_a_click_chooses_one(window, vit_path, image_file):
     window.load(vit_path)
     window.session.open_image(image_file)

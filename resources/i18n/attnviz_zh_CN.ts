@@ -620,6 +620,11 @@
         <translation>--{option} 不能用于图像模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="147"/>
+        <source>0 to 1: the Attention dock's scale, a uniform row (each patch 1/n) stays dark. 0 to the largest: the largest weight on show is bright yellow, however small (the title says how many times a uniform share it is)</source>
+        <translation>0 到 1：与注意力面板相同的刻度，均匀的一行（每个图块 1/n）保持暗色。0 到最大值：所显示的最大权重无论多小都画成亮黄色（标题说明它是均匀份额的多少倍）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="296"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
@@ -1754,6 +1759,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="134"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="36"/>
+        <source>colours 0 to 1</source>
+        <translation>颜色 0 到 1</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="36"/>
+        <source>colours 0 to the largest</source>
+        <translation>颜色 0 到最大值</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="15"/>
@@ -4621,6 +4636,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/image.py" line="170"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="131"/>
+        <source>position {row:,} → {col:,}</source>
+        <translation>位置 {row:,} → {col:,}</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="12"/>
@@ -7755,6 +7775,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="139"/>
+        <source>{axis} {first:,}–{last:,} of {count:,}</source>
+        <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="446"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
@@ -9326,6 +9351,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/heatmap.py" line="297"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="110"/>
+        <source>{scale} · largest {largest:.3g} = {times:.1f} × uniform (1/{count:,})</source>
+        <translation>{scale} · 最大 {largest:.3g} = 均匀分布（1/{count:,}）的 {times:.1f} 倍</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="41"/>

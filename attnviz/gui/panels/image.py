@@ -16,7 +16,16 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.figures.image import ATTENTION, DEFAULT_OPACITY, SOURCES, OverlayChoice, overlay, overlay_grid
+from attnviz.figures.image import (
+    ATTENTION,
+    DEFAULT_OPACITY,
+    SCALES,
+    SOURCES,
+    WHOLE_RANGE,
+    OverlayChoice,
+    overlay,
+    overlay_grid,
+)
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure
 from attnviz.i18n import tr
 from attnviz.render.figure_painter import cell_at, figure_size, paint_figure
@@ -132,6 +141,12 @@ class ImagePanel(QtWidgets.QWidget):
         self.opacity.setRange(0, 100)
         self.opacity.setValue(round(DEFAULT_OPACITY * 100))
         self.opacity.setToolTip(tr("How strongly the attention covers the image"))
+        self.scale_box = QtWidgets.QComboBox()
+        for key, label in SCALES.items():
+            self.scale_box.addItem(tr(label), key)
+        self.scale_box.setToolTip(tr("0 to 1: the Attention dock's scale, a uniform row (each patch 1/n) stays dark. "
+                                     "0 to the largest: the largest weight on show is bright yellow, however small "
+                                     "(the title says how many times a uniform share it is)"))
         self.all_heads = QtWidgets.QCheckBox(tr("All heads"))
         self.all_heads.setToolTip(tr("Every layer × head as a small overlay; click one to show it"))
         self.cls_button = QtWidgets.QPushButton("[CLS]")
@@ -145,6 +160,7 @@ class ImagePanel(QtWidgets.QWidget):
             controls.addWidget(widget, 1, column)
         controls.addWidget(self.all_heads, 1, 4)
         controls.addWidget(self.cls_button, 1, 5)
+        controls.addWidget(self.scale_box, 2, 0, 1, 2)
         controls.setColumnStretch(6, 1)
 
         self.title = QtWidgets.QLabel("")
@@ -191,7 +207,8 @@ class ImagePanel(QtWidgets.QWidget):
         layout.addLayout(controls)
         layout.addLayout(middle, 1)
         layout.addWidget(self.info)
-        for signal in (self.source_box.currentIndexChanged, self.opacity.valueChanged, self.all_heads.toggled):
+        for signal in (self.source_box.currentIndexChanged, self.opacity.valueChanged, self.all_heads.toggled,
+                       self.scale_box.currentIndexChanged):
             signal.connect(self._redraw)
         self.layer.valueChanged.connect(self._on_layer_or_head)
         self.head.currentIndexChanged.connect(self._on_layer_or_head)
@@ -259,7 +276,8 @@ class ImagePanel(QtWidgets.QWidget):
     # -- what is drawn ----------------------------------------------------------------------
     def choice(self) -> OverlayChoice:
         return OverlayChoice(self.source_box.currentData() or ATTENTION, self.layer.value() - 1,
-                             self.head.currentData(), self.query, self.opacity.value() / 100)
+                             self.head.currentData(), self.query, self.opacity.value() / 100,
+                             self.scale_box.currentData() or WHOLE_RANGE)
 
     def figure(self) -> NamedFigure | None:
         """The overlay on show (every layer × head's with All heads), named as its file; None with no image."""
