@@ -3032,6 +3032,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>缓存中：</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="605"/>
+        <source>In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure.</source>
+        <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="50"/>
         <source>input tokens</source>
         <translation>输入词元</translation>
@@ -6262,6 +6267,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gallery.py" line="603"/>
+        <source>The Image dock shows one layer at a time: change its layer, or Show ▸ rollout.</source>
+        <translation>图像面板一次显示一层：可换层，或在“显示”中选择注意力展开。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="147"/>
         <source>The image model to compare with the loaded one, on the same image</source>
         <translation>在同一张图像上与已加载模型比较的图像模型</translation>
@@ -6795,6 +6805,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/train.py" line="384"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="601"/>
+        <source>The window shows one head at a time: the figure averages the heads.</source>
+        <translation>窗口一次显示一个头：这张图是各头的平均。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="602"/>
