@@ -52,28 +52,76 @@ def _bold(label: QtWidgets.QLabel) -> None:
 
 
 class FigureCanvas(QtWidgets.QWidget):
-    """Paints a figure scaled to fit (as its export paints it) and says which cell a click fell on."""
+    """Paints a figure scaled to fit (as its export paints it) and says which cell a click fell on.
+
+    reflow: a grid of small multiples (a GridSpec) is laid out in the number of columns that draws its panels
+    largest in the widget, its title wrapped above it in the widget's bold font (five overlays in one row under a
+    one-line title were drawn ~50 px wide with ~5-px titles in a narrow dock). The figure itself, what Export
+    writes, is unchanged."""
 
     clicked = QtCore.Signal(int, int, int)  # (panel, row, column) of the cell clicked
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None):
+    def __init__(self, parent: QtWidgets.QWidget | None = None, reflow: bool = False):
         super().__init__(parent)
         self.figure: AnyFigure | None = None
         self.message = ""
+        self.reflow = reflow
+        self._shown: tuple[tuple, AnyFigure | None] | None = None  # ((figure id, width, height), as painted)
         self.setMinimumSize(200, 200)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
 
     def show_figure(self, figure: AnyFigure | None, message: str = "") -> None:
-        self.figure, self.message = figure, message
+        self.figure, self.message, self._shown = figure, message, None
         self.update()
 
+    def _title(self) -> str:
+        """The title painted above a reflowed grid ("" where the figure paints its own)."""
+        return self.figure.title if self.reflow and isinstance(self.figure, GridSpec) else ""
+
+    def title_rect(self) -> QtCore.QRectF:
+        """Where a reflowed grid's title is painted: the widget's width, as many lines as it wraps to."""
+        title = self._title()
+        if not title:
+            return QtCore.QRectF(0, 0, self.width(), 0)
+        font = QtGui.QFont(self.font())
+        font.setBold(True)
+        flags = int(QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.TextFlag.TextWordWrap)
+        needed = QtGui.QFontMetrics(font).boundingRect(QtCore.QRect(0, 0, max(self.width() - 8, 1), 10_000), flags,
+                                                      title)
+        return QtCore.QRectF(4, 2, max(self.width() - 8, 1), min(needed.height(), self.height() // 3) + 4)
+
+    def shown_figure(self) -> AnyFigure | None:
+        """The figure as painted: a reflowed grid in the columns that draw its panels largest (without its title)."""
+        figure = self.figure
+        if not (self.reflow and isinstance(figure, GridSpec) and figure.panels):
+            return figure
+        key = (id(figure), self.width(), self.height(), self.font().key())
+        if self._shown is None or self._shown[0] != key:
+            room = QtCore.QSizeF(self.width(), max(self.height() - self.title_rect().bottom(), 1.0))
+            best: tuple[float, AnyFigure] | None = None
+            count = len(figure.panels)
+            for columns in range(1, count + 1):
+                rows = -(-count // columns)
+                candidate = replace(figure, columns=columns, title="", row_names=tuple(map(str, range(rows))))
+                size = figure_size(candidate)
+                scale = min(room.width() / max(size.width(), 1.0), room.height() / max(size.height(), 1.0))
+                if best is None or scale > best[0] + 1e-9:
+                    best = (scale, candidate)
+            assert best is not None
+            shown = best[1]
+            self._shown = (key, shown)
+        return self._shown[1]
+
     def _placement(self) -> tuple[float, float, float]:
-        """(scale, left, top) of the figure in the widget."""
-        assert self.figure is not None
-        size = figure_size(self.figure)
-        scale = min(self.width() / max(size.width(), 1.0), self.height() / max(size.height(), 1.0))
-        return scale, (self.width() - size.width() * scale) / 2, (self.height() - size.height() * scale) / 2
+        """(scale, left, top) of the figure as painted, under a reflowed grid's title."""
+        shown = self.shown_figure()
+        assert shown is not None
+        above = self.title_rect().bottom()
+        height = max(self.height() - above, 1.0)
+        size = figure_size(shown)
+        scale = min(self.width() / max(size.width(), 1.0), height / max(size.height(), 1.0))
+        return scale, (self.width() - size.width() * scale) / 2, above + (height - size.height() * scale) / 2
 
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
         painter = QtGui.QPainter(self)
@@ -83,18 +131,28 @@ class FigureCanvas(QtWidgets.QWidget):
             painter.drawText(self.rect().adjusted(12, 12, -12, -12),
                              QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, self.message)
             return
+        if title := self._title():
+            font = QtGui.QFont(self.font())
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(QtGui.QColor("black"))
+            painter.drawText(self.title_rect(), int(QtCore.Qt.AlignmentFlag.AlignHCenter
+                                                    | QtCore.Qt.TextFlag.TextWordWrap), title)
+        shown = self.shown_figure()
+        assert shown is not None
         scale, left, top = self._placement()
         painter.translate(left, top)
         painter.scale(scale, scale)
-        paint_figure(painter, self.figure)
+        paint_figure(painter, shown)
         painter.end()
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
-        if self.figure is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
+        shown = self.shown_figure()
+        if shown is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
         scale, left, top = self._placement()
         point = event.position()
-        cell = cell_at(self.figure, (point.x() - left) / scale, (point.y() - top) / scale)
+        cell = cell_at(shown, (point.x() - left) / scale, (point.y() - top) / scale)
         if cell is not None:
             self.clicked.emit(*cell)
 
