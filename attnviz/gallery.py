@@ -598,6 +598,13 @@ def _translation_live(name: str, kind: str, all_heads: bool) -> Live:
 
 
 _NW_LIVE = _kernel_live()
+# the vision figures live: the shipped ViT on the figures' sample, in the dock that shows each
+_VISION_LIVE_ATTENTION = Live("vit.safetensors", "attention", image=VISION_SAMPLE, note=N_(
+    "The window shows one head at a time: the figure averages the heads."))
+_VISION_LIVE_IMAGE = Live("vit.safetensors", "image", image=VISION_SAMPLE, note=N_(
+    "The Image dock shows one layer at a time: change its layer, or Show ▸ rollout."))
+_VISION_LIVE_HEADS = Live("vit.safetensors", "heads", image=VISION_SAMPLE, note=N_(
+    "In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure."))
 _PE_LIVE = Live("transformer.safetensors", dock="positional", sentence=BOOK_SENTENCE)
 # (the note names BOOK_BANDWIDTHS[0] as a literal: a caption is translated whole, by its English text)
 BANDWIDTHS_LIVE = _kernel_live(bandwidth=BOOK_BANDWIDTHS[0], note=N_("The window shows the h = 0.1 panel; change the "
@@ -664,11 +671,12 @@ GALLERY: tuple[GalleryEntry, ...] = (
                  encoder_decoder_vs_decoder_only, Live("transformer.safetensors", "compare", BOOK_SENTENCE,
                                                        compare_with="decoder-only.safetensors"), NEITHER),
     GalleryEntry("10.7-vit-patches-and-cls", "vision", N_("A ViT reads [CLS] and the image's patches as one sequence"),
-                 vit_patches_and_cls, editions=NEW_ONLY),
+                 vit_patches_and_cls, _VISION_LIVE_ATTENTION, editions=NEW_ONLY),
     GalleryEntry("10.7-vit-attention-by-layer", "vision", N_("[CLS]'s attention over the image, layer by layer"),
-                 vit_attention_by_layer, editions=NEW_ONLY),
+                 vit_attention_by_layer, _VISION_LIVE_IMAGE, editions=NEW_ONLY),
     GalleryEntry("10.7-vit-attention-distance", "vision", N_("Mean attention distance by depth (the ViT paper's "
-                                                             "Figure 7)"), vit_attention_distance, editions=NEW_ONLY),
+                                                             "Figure 7)"), vit_attention_distance, _VISION_LIVE_HEADS,
+                 editions=NEW_ONLY),
     *(GalleryEntry(f"learn-{task}", "watch", caption, functools.partial(learned, task)) for task, caption in (
         ("copy", N_("Learning to copy (the diagonal): the map untrained, midway and trained")),
         ("reverse", N_("Learning to reverse (the anti-diagonal): the map untrained, midway and trained")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6 import QtCore
 
 from attnviz import gallery
 from attnviz.core.attention.kind import AttentionKind
@@ -47,6 +48,8 @@ def _show_live(window, qtbot, dialog, entry) -> None:
             return False
         if now.model.path.name != live.checkpoint:
             return False
+        if live.image:
+            return now.shown_source is not None and now.shown_source.text == live.image
         if live.kernel:
             return now.kernel is not None
         if live.dock == "computation":
@@ -127,7 +130,13 @@ def test_show_live_puts_the_window_into_each_figures_state(window, qtbot):
         _show_live(window, qtbot, dialog, entry)
         figure = dialog.book.figure  # the gallery's figure, as the dialog shows it (entry.build())
         assert dialog.book.entry.key == entry.key
-        if entry.live.kernel:
+        assert not dialog.isVisible()  # the dialog steps aside: the window it covered shows the figure
+        if entry.live.image:  # a vision figure: the shipped ViT on the figure's sample, in the dock that shows it
+            assert window.session.state.model.path.name == "vit.safetensors"
+            assert window.docks[entry.live.dock].isVisible()
+            if entry.live.dock == "image":
+                assert window.panels.panels["image"].name.text() == gallery.VISION_SAMPLE
+        elif entry.live.kernel:
             _check_kernel_panel(window, entry, figure)
         elif entry.live.dock == "computation":
             _check_computation(window, entry, figure)
@@ -139,3 +148,7 @@ def test_show_live_puts_the_window_into_each_figures_state(window, qtbot):
                                        atol=1e-6)
         else:
             _check_attention_panel(window, entry, figure)
+    assert {entry.live.dock for entry in LIVE_ENTRIES if entry.topic == "vision"} == {"attention", "image", "heads"}
+    last = LIVE_ENTRIES[-1].key
+    assert window.open_book_figures() is dialog and dialog.isVisible()  # Help ▸ Book figures: back, on that figure
+    assert dialog.tree.currentItem().data(0, QtCore.Qt.ItemDataRole.UserRole) == last

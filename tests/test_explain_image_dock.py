@@ -73,3 +73,51 @@ def test_the_image_on_show_is_explained_over_its_patches_as_the_core_explains_it
     candidate = explain_image(loaded, open_image(image_file), layer=0, head=1, target=other)
     np.testing.assert_allclose(window.session.state.explanation.rows, candidate.rows, rtol=1e-4, atol=1e-7)
     assert not errors, errors
+
+
+def test_the_overlays_of_a_narrow_dock_are_laid_out_in_the_columns_that_draw_them_largest(qtbot):
+    """Five 7 × 7 overlays under a long title in a dock 380 px wide: in one row under a one-line title they were drawn
+    ~50 px wide with ~5-px titles; reflowed, in fewer columns under the title wrapped, each is drawn larger, and a
+    click still names the panel, row and column under it."""
+    from dataclasses import replace
+
+    from PySide6 import QtCore
+
+    from attnviz.figures.spec import FigureSpec
+    from attnviz.gui.panels.image import FigureCanvas
+    from attnviz.render.figure_painter import figure_size
+
+    labels = tuple(f"r{i}" for i in range(7))
+    panels = tuple(FigureSpec(np.full((7, 7), i / 5, np.float32), labels, labels, name, levels=(-1.0, 1.0),
+                              colour_bar=False, max_grid_px=160.0, row_axis="", col_axis="", ticks=False)
+                   for i, name in enumerate(("raw", "rollout", "grad × input", "IG", "occlusion")))
+    title = "vit · 0-t-shirt-top.png · What explains “T-shirt/top”: one overlay per method, each scaled to its largest"
+    grid = GridSpec(panels, 5, title, (-1.0, 1.0), ("T-shirt/top",), tuple(p.title for p in panels))
+    canvas = FigureCanvas(reflow=True)
+    qtbot.addWidget(canvas)
+    canvas.resize(380, 330)
+    canvas.show_figure(grid)
+    shown = canvas.shown_figure()
+    assert shown.columns < 5 and shown.title == ""
+    assert [(p.title, p.values.tobytes()) for p in shown.panels] == [(p.title, p.values.tobytes()) for p in panels]
+    scale, left, top = canvas._placement()
+    one_row = min(380 / figure_size(grid).width(), 330 / figure_size(grid).height())
+    drawn = shown.panels[0].max_grid_px * scale  # px of an overlay's cells on screen
+    assert drawn > 1.5 * 160.0 * one_row  # each overlay drawn half as large again at least
+    assert top >= canvas.title_rect().bottom() > 2 * canvas.fontMetrics().height()  # the title wrapped, above
+    assert canvas.figure is grid  # (Export writes the figure as it is)
+    clicked = []
+    canvas.clicked.connect(lambda *cell: clicked.append(cell))
+    from attnviz.render.figure_painter import _fonts, _grid_layout, _layout
+
+    layout = _grid_layout(shown)
+    inner = _layout(panels[3], *_fonts()).grid  # panel 4 ("IG"): its cell (row 2, column 5)
+    row, col = divmod(3, shown.columns)
+    x = layout.origin.x() + col * layout.panel.width() + inner.left() + (5 + 0.5) * inner.width() / 7
+    y = layout.origin.y() + row * layout.panel.height() + inner.top() + (2 + 0.5) * inner.height() / 7
+    qtbot.mouseClick(canvas, QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(round(left + x * scale),
+                                                                                 round(top + y * scale)))
+    assert clicked == [(3, 2, 5)]
+    canvas.reflow = False  # (the image dock's All heads keeps layers as rows)
+    canvas.show_figure(replace(grid))
+    assert canvas.shown_figure().columns == 5

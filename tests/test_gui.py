@@ -392,6 +392,13 @@ def test_hover_readout_follows_the_matrix_on_show(window, qtbot):
         QtCore.QEvent.Type.MouseMove, at, heatmap.mapToGlobal(at), QtCore.Qt.MouseButton.NoButton,
         QtCore.Qt.MouseButton.NoButton, QtCore.Qt.KeyboardModifier.NoModifier))
     assert "→ key <b>c</b>" in attention.readout.text()
+    assert attention.readout.text().startswith("position 2 → 3 · ")  # where the cell is, counted from 1
+    # a read-out of any length keeps its room: the dock is never laid out again under the pointer
+    room, shown = (attention.readout.sizeHint(), attention.heatmap.geometry()), attention.readout.text()
+    attention.readout.setText("query <b>" + "very-long-token " * 40 + "</b>")
+    settle(window)
+    assert (attention.readout.sizeHint(), attention.heatmap.geometry()) == room
+    attention.readout.setText(shown)
     step = window.session.state.steps[-1]
     assert f"weight {step.cross_weights[0, 0, 1, 2]:.4f}" in attention.readout.text()
     attention.select_view(AttentionKind.CROSS, 1, 3)  # another layer and head, pointer still

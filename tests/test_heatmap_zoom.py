@@ -167,3 +167,49 @@ def test_the_region_on_show_stays_for_another_map_of_the_same_length(qtbot):
     words = ("a", "b", "c", "d", "e", "f")
     heatmap.show_figure(FigureSpec(np.ones((6, 6), np.float32), words, words, "another text"))
     assert not heatmap.is_zoomed()
+
+
+def _zoom_onto(heatmap: Heatmap, row: int, col: int) -> None:
+    """Wheel notches at cell (row, col) until its cells are wider than a text line."""
+    for _ in range(40):
+        _wheel(heatmap, heatmap.cell_rect(row, col).center(), 1)
+        if heatmap.cell_rect(row, col).width() > 2 * heatmap._metrics.height():
+            break
+
+
+def test_zoomed_in_the_axes_the_tooltip_and_the_cell_text_say_which_positions_are_on_show(qtbot):
+    heatmap = _heatmap(qtbot, _large_figure())
+    assert heatmap.axis_names() == ("queries", "keys")  # the whole map: the axes' own names
+    _zoom_onto(heatmap, ROW, COL)
+    _x, _y, width, height = heatmap.view_region()
+    rows_name, cols_name = heatmap.axis_names()
+    first_row, last_row = (int(n.replace(",", "")) for n in rows_name.split(" ")[1].split("–"))
+    first_col, last_col = (int(n.replace(",", "")) for n in cols_name.split(" ")[1].split("–"))
+    assert rows_name.startswith("queries ") and rows_name.endswith(" of 2,048")
+    assert cols_name.startswith("keys ") and cols_name.endswith(" of 2,048")
+    assert first_row <= ROW + 1 <= last_row and first_col <= COL + 1 <= last_col  # counted from 1
+    assert abs((last_row - first_row + 1) - height) <= 1 and abs((last_col - first_col + 1) - width) <= 1
+    # the cell under the pointer names its position, whatever its token
+    assert heatmap.cell_text(ROW, COL).endswith(f"position {ROW + 1:,} → {COL + 1:,}")
+    # the name under the cells is painted: its pixels differ from the whole map's, where it said only "keys"
+    image = heatmap.grab().toImage()
+    grid = heatmap.figure_layout().grid
+    band = QtCore.QRect(int(grid.left()), int(grid.bottom()) + 2, int(grid.width()),
+                        int(heatmap.height() - grid.bottom() - 2))
+    zoomed = image.copy(band)
+    heatmap.reset_zoom()
+    whole = heatmap.grab().toImage().copy(band)
+    assert zoomed != whole
+
+
+def test_the_cell_read_out_follows_a_new_layout_under_a_still_pointer(qtbot):
+    values = np.random.default_rng(0).random((40, 40)).astype(np.float32)
+    labels = tuple(f"w{i}" for i in range(40))
+    heatmap = _heatmap(qtbot, FigureSpec(values, labels, labels, "a map"))
+    hovered: list[tuple[int, int]] = []
+    heatmap.hovered.connect(lambda row, col: hovered.append((row, col)))
+    at = heatmap.cell_rect(30, 30).center().toPoint()
+    qtbot.mouseMove(heatmap, at)
+    assert hovered[-1] == (30, 30)
+    heatmap.resize(400, 380)  # the dock lays itself out again; the pointer has not moved
+    assert hovered[-1] == heatmap.cell_at(QtCore.QPointF(at)) != (30, 30)  # the cell now under it, as the tooltip

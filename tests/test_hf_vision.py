@@ -238,8 +238,12 @@ def test_attnviz_classify_prints_each_images_classes_best_first(folders, loaded,
         inputs, _pictures = reader_of(loaded[family]).prepare([open_image(p) for p in images])
         with torch.no_grad():
             logits = _library(folders[family], family)(pixel_values=inputs).logits
-        assert [LABELS[i] for i in logits.argmax(-1).tolist()] == [line[0] for line in lines]
-        assert all(sorted(line) == sorted(LABELS.values()) for line in lines)
+        assert [line[0] for line in lines] == list(map(str, images))  # each line opens with its file
+        assert [LABELS[i] for i in logits.argmax(-1).tolist()] == [line[1] for line in lines]
+        assert all(sorted(line[1::2]) == sorted(LABELS.values()) for line in lines)  # (the folder's own names)
+        probabilities = logits.softmax(-1).sort(-1, descending=True).values
+        for line, expected in zip(lines, probabilities.tolist(), strict=True):
+            assert [float(p) for p in line[2::2]] == pytest.approx(expected, abs=1e-4)
 
 
 def test_attnviz_classify_refuses_a_bare_model_in_one_line(folders, tmp_path, capsys):

@@ -92,6 +92,18 @@ def test_tr_speaks_chinese_only_when_asked(chinese):
     assert i18n.tr("a string nobody translated") == "a string nobody translated"
 
 
+def test_every_task_of_the_train_dock_is_named_in_chinese_before_its_dash(chinese):
+    """The Train dock's task entries ("reverse — the anti-diagonal"): in Chinese the task's name too, and the same
+    spaced " — " the dock splits the short name at (was "shapes——[CLS] 落在…": the name left in English)."""
+    from attnviz.core.models.kinds import all_tasks
+
+    for task in all_tasks().values():
+        english, translated = task.choice, i18n.tr(task.choice)
+        name, _, _ = translated.partition(" — ")
+        assert " — " in translated and "——" not in translated, translated
+        assert name != english.partition(" — ")[0] and not name.isascii(), translated
+
+
 def test_the_compiled_qm_says_what_the_ts_says(tmp_path, chinese, qapp):
     """The window reads the .qm (through QTranslator), the CLI the .ts: both must give the same words."""
     from PySide6 import QtCore

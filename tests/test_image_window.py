@@ -50,7 +50,20 @@ def test_an_image_model_opens_with_a_sample_its_classes_and_the_cls_overlay(wind
     panel = window.panels.panels["image"]
     assert window.docks["image"].isVisible() and not window.decoding_area.isVisible()
     assert [label.text() for label in panel.class_names] == list(source.classes)
-    assert panel.class_bars[0].format() == f"{float(source.class_probs[0]):.1%}"
+    assert [label.text() for label in panel.class_percents] == [f"{float(p):.1%}" for p in source.class_probs]
+    # the percentage beside its bar, not painted on it (it was drawn half under the bar's blue chunk)
+    assert not panel.class_bars[0].isTextVisible()
+    window.resize(1024, 768)
+    window.docks["image"].raise_()
+    QtCore.QCoreApplication.processEvents()
+    bar, percent = panel.class_bars[0], panel.class_percents[0]
+    bar_box = QtCore.QRect(bar.mapTo(panel, QtCore.QPoint(0, 0)), bar.size())
+    percent_box = QtCore.QRect(percent.mapTo(panel, QtCore.QPoint(0, 0)), percent.size())
+    assert percent.isVisibleTo(panel) and not bar_box.intersects(percent_box)
+    assert percent.fontMetrics().horizontalAdvance(percent.text()) <= percent.width()
+    # where the top classes are: what the model can answer at all (a cat gets a clothing label)
+    note = panel.classes_note
+    assert note.isVisibleTo(panel) and "Fashion-MNIST's 10 classes" in note.text() and "black ground" in note.text()
     named = window.current_figure()  # Export and Copy write the overlay: the Image dock is the main panel
     assert named is not None and named.stem == "overlay_attention_layer1_head1_query-CLS"
     np.testing.assert_allclose(named.spec.values, source.encoder_weights[0, 0, 0, 1:].reshape(2, 2), atol=1e-7)
@@ -90,6 +103,29 @@ def test_the_overlay_follows_layer_head_and_the_patch_clicked(window, vit_path, 
     np.testing.assert_allclose(panel.figure().spec.values, rollout(maps, 0.5)[1, 2, 1:].reshape(2, 2), atol=1e-6)
     panel.cls_button.click()
     assert panel.query == 0
+
+
+def test_the_overlay_is_coloured_on_0_to_1_by_default_or_up_to_its_largest_and_says_which(window, vit_path,
+                                                                                         image_file):
+    window.load(vit_path)
+    window.session.open_image(image_file)
+    panel = window.panels.panels["image"]
+    row = own_maps(vit_path, image_file).numpy()[0, 0, 0]  # [CLS]'s row in layer 1, head 1: 5 positions
+    largest = float(row[1:].max())
+    spec = panel.figure().spec
+    assert spec.levels == (0.0, 1.0)  # the Attention dock's scale: the honest one, by default
+    # the title says which scale is on show and what the largest weight is against a uniform row (1/5 each)
+    assert panel.title.text().endswith(f"colours 0 to 1 · largest {float(row.max()):.3g} = "
+                                       f"{float(row.max()) * 5:.1f} × uniform (1/5)")
+    panel.scale_box.setCurrentIndex(panel.scale_box.findData("largest"))
+    spec = panel.figure().spec
+    assert spec.levels == pytest.approx((0.0, largest))  # the patches' largest is the top colour
+    assert "colours 0 to the largest · largest" in panel.title.text()
+    panel.all_heads.setChecked(True)  # the grid follows the scale chosen
+    maps = own_maps(vit_path, image_file).numpy()
+    assert panel.figure().spec.levels == pytest.approx((0.0, float(maps[:, :, 0, 1:].max())))
+    panel.scale_box.setCurrentIndex(panel.scale_box.findData("0-1"))
+    assert panel.figure().spec.levels == (0.0, 1.0)
 
 
 def test_all_heads_is_a_grid_of_overlays_and_a_click_chooses_one(window, vit_path, image_file):

@@ -135,15 +135,20 @@ def test_every_dock_name_is_shown_whole_at_1024_by_700(window, qtbot, scale):
               if dock.isVisible() and window.tabifiedDockWidgets(dock)}
     assert tabbed and tabbed <= shown
     for bar in bars:
+        # never "Ma…", "Scor…": where a real X server's larger fonts make a side's names longer than the window is
+        # tall, the bar scrolls (arrows at its end) and every name stays whole
+        assert bar.elideMode() == QtCore.Qt.TextElideMode.ElideNone and bar.usesScrollButtons()
         scroll_buttons = [button for button in bar.findChildren(QtWidgets.QToolButton) if button.isVisible()]
-        assert scroll_buttons == [], [bar.tabText(i) for i in range(bar.count())]
         metrics = QtGui.QFontMetrics(bar.font())
         vertical = bar.shape() in (QtWidgets.QTabBar.Shape.RoundedWest, QtWidgets.QTabBar.Shape.RoundedEast)
         for i in range(bar.count()):
             rect = bar.tabRect(i)
             length = rect.height() if vertical else rect.width()
             assert length >= metrics.horizontalAdvance(bar.tabText(i)), bar.tabText(i)  # not elided
-            assert bar.rect().contains(rect), bar.tabText(i)  # not cut off by the bar's end
+            # on the bar, or reached with its arrows (never cut off by the bar's end with no way to it)
+            assert bar.rect().contains(rect) or len(scroll_buttons) == 2, bar.tabText(i)
+        if scale == 1.0:  # (at the usual size every side's names fit its length)
+            assert scroll_buttons == [], [bar.tabText(i) for i in range(bar.count())]
 
 
 def test_a_row_of_buttons_wraps_onto_a_second_line_only_where_it_lacks_room(qtbot):

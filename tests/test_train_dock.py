@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.learning.history import TrainingHistory
@@ -397,3 +397,22 @@ def test_the_dock_offers_each_kind_its_tasks_and_trains_the_image_task_drawing_c
     choose(panel, "transformer", epochs=None)
     tasks = [panel.task_box.itemData(i) for i in range(panel.task_box.count())]
     assert tasks == ["copy", "reverse", "sort", "dates", "file"] and panel.task == "reverse"
+
+
+def test_the_probe_images_long_title_wraps_whole_above_the_image(qtbot):
+    """A ViT run's probe title (step, accuracy, agreement, what the map is) in Chinese takes four lines of a narrow
+    dock: every line shows, above the image (in two fixed lines it was cut at its top and bottom)."""
+    from attnviz.gui.probe_image import ProbeImageView
+
+    view = ProbeImageView()
+    qtbot.addWidget(view)
+    view.resize(220, 330)
+    title = "第 12 步 · 准确率 21 % · 对齐一致率 12% · [CLS] 的注意力展开 · 3 层 · 4 个头取平均"
+    grid = np.zeros((7, 7), np.float32)
+    view.show_probe(title, np.zeros((28, 28), np.float32), grid + 1 / 49, grid.astype(bool), 1 / 49)
+    flags = int(QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap)
+    needed = view.fontMetrics().boundingRect(QtCore.QRect(0, 0, 212, 10_000), flags, title)
+    assert needed.height() >= 3 * view.fontMetrics().height()  # (a title of three lines at least, at this width)
+    box = view.title_rect()
+    assert box.height() >= needed.height() and box.width() >= needed.width()
+    assert view.image_rect().top() >= box.bottom() and view.image_rect().width() > 100  # the image below, still large

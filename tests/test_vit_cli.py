@@ -234,11 +234,14 @@ def _picture(seed: int, size: tuple[int, int] = (28, 28)) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, size=(size[1], size[0]), dtype=np.uint8)
 
 
-def _expected_line(model_path: Path, pixels: np.ndarray) -> str:
+def _expected_line(model_path: Path, pixels: np.ndarray, path: Path) -> str:
+    """The file's path, then its top 5 as the model ranks them: class name, probability (4 decimals)."""
     loaded = load_checkpoint(model_path)
     with torch.no_grad():
         logits = loaded.model(torch.from_numpy(pixels.astype(np.float32) / 255)[None, None]).logits[0]
-    return "\t".join(CLASS_NAMES[i] for i in logits.topk(5).indices.tolist())
+    top = logits.softmax(-1).topk(5)
+    return "\t".join([str(path), *(f"{CLASS_NAMES[i]}\t{p:.4f}" for i, p in zip(top.indices.tolist(),
+                                                                                 top.values.tolist(), strict=True))])
 
 
 def test_classify_prints_the_top_five_of_each_image_in_order(cli, model_path, tmp_path):
@@ -250,9 +253,32 @@ def test_classify_prints_the_top_five_of_each_image_in_order(cli, model_path, tm
     code, stdout, err = cli("classify", "--checkpoint", str(model_path), *map(str, paths))
     assert code == 0, err
     lines = stdout.splitlines()
-    assert lines == [_expected_line(model_path, _picture(i)) for i in range(6)]
-    assert all(len(line.split("\t")) == 5 and len(set(line.split("\t"))) == 5 for line in lines)
-    assert len(set(lines)) > 1  # different pictures, not one answer for all
+    assert lines == [_expected_line(model_path, _picture(i), paths[i]) for i in range(6)]
+    fields = [line.split("\t") for line in lines]
+    assert all(len(row) == 11 and len(set(row[1::2])) == 5 for row in fields)  # path, then 5 × (class, probability)
+    assert all(1 >= float(row[2]) >= float(row[4]) >= float(row[10]) > 0 for row in fields)  # best first
+    assert len({tuple(row[1::2]) for row in fields}) > 1  # different pictures, not one answer for all
+
+
+def test_classify_names_the_classes_in_the_interfaces_language(cli, model_path, tmp_path):
+    from attnviz.i18n import set_language
+
+    path = tmp_path / "p.png"
+    Image.fromarray(_picture(3), mode="L").save(path)
+    from attnviz.i18n import tr
+
+    try:
+        code, stdout, err = cli("--lang", "zh_CN", "classify", "--checkpoint", str(model_path), str(path))
+        chinese_names = {name: tr(name) for name in CLASS_NAMES}
+    finally:
+        set_language("en")
+    assert code == 0, err
+    assert chinese_names["T-shirt/top"] == "T恤/上衣" and chinese_names["Ankle boot"] == "短靴"
+    assert len(set(chinese_names.values())) == 10 and not set(chinese_names.values()) & set(CLASS_NAMES)
+    english = _expected_line(model_path, _picture(3), path).split("\t")
+    chinese = stdout.rstrip("\n").split("\t")
+    assert chinese[0] == str(path) and chinese[2::2] == english[2::2]  # the same probabilities
+    assert chinese[1::2] == [chinese_names[name] for name in english[1::2]]
 
 
 def test_classify_reads_paths_from_stdin(cli, model_path, tmp_path, monkeypatch):
@@ -264,7 +290,8 @@ def test_classify_reads_paths_from_stdin(cli, model_path, tmp_path, monkeypatch)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(listing.encode())))
     code, stdout, err = cli("classify", "--checkpoint", str(model_path))
     assert code == 0, err
-    assert stdout.splitlines() == [_expected_line(model_path, _picture(10 + i)) for i in range(3)]
+    assert stdout.splitlines() == [_expected_line(model_path, _picture(10 + i), tmp_path / f"s{i}.png")
+                                   for i in range(3)]
 
 
 def test_every_format_and_mode_becomes_the_grey_picture(tmp_path):
@@ -325,7 +352,7 @@ def test_bad_images_are_one_line_naming_the_file(cli, model_path, tmp_path, make
     assert code == 2
     assert one_error(err) == f"attnviz: error: {bad}: " + one_error(err).split(f"{bad}: ", 1)[1]
     assert message in err
-    assert stdout.splitlines() == [_expected_line(model_path, _picture(0))]  # the image before it, then the stop
+    assert stdout.splitlines() == [_expected_line(model_path, _picture(0), good)]  # the image before it, then the stop
 
 
 def test_a_truncated_png_and_a_device(cli, model_path, tmp_path):
@@ -367,7 +394,7 @@ def test_classify_needs_no_display_and_never_imports_qt(model_path, tmp_path):
     done = subprocess.run([sys.executable, "-c", script, "classify", "--checkpoint", str(model_path),
                            str(tmp_path / "one.png")], capture_output=True, text=True, env=env, timeout=CHILD_CAP_S)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == _expected_line(model_path, _picture(2)) + "\n"
+    assert done.stdout == _expected_line(model_path, _picture(2), tmp_path / "one.png") + "\n"
 
 
 # -- the shipped model --------------------------------------------------------------------------------------------

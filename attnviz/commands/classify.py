@@ -30,8 +30,10 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """One line per image: its top-5 class names, tab-separated, best first (in the order given); or, with --data,
-    the test set's top-1 accuracy. A file that is not a readable image stops the run with one line naming it (the
+    """One line per image, in the order given, tab-separated as a pipe reads it: the file's path, then its top-5
+    classes best first, each a class name (in the interface's language where attnviz knows the name, e.g.
+    Fashion-MNIST's; else the model's own) and its probability (0.0000–1.0000); or, with --data, the test set's
+    top-1 accuracy. A file that is not a readable image stops the run with one line naming it (the
     images before it are printed)."""
     set_threads(args.threads)
     loaded, device = load_model(args.checkpoint, args.device)
@@ -76,6 +78,7 @@ def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
 
     reader = reader_of(loaded)
     inputs: list[Any] = []
+    read: list[str] = []  # (the paths of the images read, in order)
     problem: ValueError | None = None
     for path in paths:
         try:
@@ -86,12 +89,22 @@ def _classify(loaded: Any, device: Any, paths: list[str]) -> None:
         except UnreadableImage as error:  # (a folder's image processor refusing it: the lines of those before it)
             problem = error.naming(path)
             break
+        read.append(path)
     if inputs:
         lines = classify_prepared(reader, torch.cat(inputs), device, TOP_CLASSES)
-        sys.stdout.write("".join("\t".join(line) + "\n" for line in lines))
+        sys.stdout.write("".join(classified_line(path, line) + "\n" for path, line in zip(read, lines, strict=True)))
         sys.stdout.flush()
     if problem is not None:
         raise CliError(str(problem))
+
+
+def classified_line(path: str, classes: Iterable[tuple[str, float]]) -> str:
+    """``path``, then each (class, probability) as ``name<TAB>0.9120``, tab-separated; Fashion-MNIST's ten class
+    names in the interface's language, any other (a folder's own) as the model names it."""
+    from attnviz.training.fashion_mnist import CLASS_NAMES
+
+    return "\t".join([path, *(f"{tr(name) if name in CLASS_NAMES else name}\t{probability:.4f}"
+                               for name, probability in classes)])
 
 
 def _test_accuracy(loaded: Any, device: Any, folder: str) -> int:

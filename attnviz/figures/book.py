@@ -27,6 +27,8 @@ class Live:
     Kernel regression: the non-parametric ``kernel`` with ``bandwidth``, the query line at ``query_x``,
     the heatmap on the ``parametric`` model's weights or the non-parametric ones.
     Compare dock: the sentence decoded by ``checkpoint`` and compared with ``compare_with`` (a file name in models/).
+    Image models: ``image`` (a file name in resources/samples) opened, the ``dock`` raised, the Attention panel on
+    ``layer`` · ``head`` (a head of None: the heads' mean where the dock offers it).
     ``note``: what the window shows of a figure it cannot show whole (one panel of several)."""
 
     checkpoint: str
@@ -43,6 +45,7 @@ class Live:
     parametric: bool = False
     compare_with: str = ""
     note: str = ""
+    image: str = ""
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,10 @@ SOURCES = {ATTENTION: N_("attention"), ROLLOUT: N_("rollout (+ 0.5·I for the re
            ROLLOUT_PLAIN: N_("rollout (no residual)")}
 RESIDUAL = {ROLLOUT: 0.5, ROLLOUT_PLAIN: 0.0}
 DEFAULT_OPACITY = 0.6
+# The overlay's colour scale: [0, 1] as the Attention dock's (a near-uniform row stays dark: honest, the default),
+# or 0 to the largest value on show (a row's pattern however faint, the largest painted bright yellow)
+WHOLE_RANGE, OWN_LARGEST = "0-1", "largest"
+SCALES = {WHOLE_RANGE: N_("colours 0 to 1"), OWN_LARGEST: N_("colours 0 to the largest")}
 OVERLAY_PX = 320.0  # the longer side of one overlay's cell grid at scale 1 (a lone overlay; a grid's panels: less)
 GRID_PANEL_PX = 120.0
 
@@ -44,6 +48,7 @@ class OverlayChoice:
     head: int | None = 0
     query: int = 0
     opacity: float = DEFAULT_OPACITY
+    scale: str = WHOLE_RANGE  # (:data:`SCALES`)
 
 
 def picture_of(source: EncodedSource) -> Picture:
@@ -89,8 +94,26 @@ def _specials_share(picture: Picture, row: np.ndarray) -> float:
     return float(np.asarray(row)[: picture.specials].sum())
 
 
+def levels_of(choice: OverlayChoice, largest: float) -> tuple[float, float]:
+    """The colour range of an overlay whose largest value is ``largest``: [0, 1] (the default, as the Attention
+    dock's), or [0, largest] where the choice asks for its own largest."""
+    if choice.scale == OWN_LARGEST and largest > 0:
+        return (0.0, largest)
+    return (0.0, 1.0)
+
+
+def scale_note(choice: OverlayChoice, row: np.ndarray) -> str:
+    """Which colour scale is on show, and what its largest weight means against a uniform row (each of the n
+    positions 1/n): "colours 0 to 1 · largest 0.034 = 6.7 × uniform (1/197)"."""
+    count = max(int(np.asarray(row).size), 1)
+    largest = float(np.max(row)) if np.asarray(row).size else 0.0
+    return tr("{scale} · largest {largest:.3g} = {times:.1f} × uniform (1/{count:,})").format(
+        scale=tr(SCALES.get(choice.scale, SCALES[WHOLE_RANGE])), largest=largest, times=largest * count, count=count)
+
+
 def overlay(source: EncodedSource, choice: OverlayChoice, max_grid_px: float = OVERLAY_PX) -> FigureSpec:
-    """One query's row over the picture: the patches' values on their grid, the query's patch outlined."""
+    """One query's row over the picture: the patches' values on their grid, the query's patch outlined; coloured on
+    [0, 1] or up to its largest patch value (``choice.scale``), which the title says with the × uniform reading."""
     picture = picture_of(source)
     row = query_row(source, choice)
     grid = picture.on_grid(row)
@@ -101,8 +124,10 @@ def overlay(source: EncodedSource, choice: OverlayChoice, max_grid_px: float = O
     title = tr("{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)"
                ).format(what=what, query=_query_name(source, choice.query), image=source.text, layer=layer + 1,
                         head=head, specials=_specials_share(picture, row))
-    high = float(grid.max()) if grid.size and float(grid.max()) > 0 else 1.0
-    return FigureSpec(grid.astype(np.float32), _row_labels(picture), _col_labels(picture), title, levels=(0.0, high),
+    title = f"{title} · {scale_note(choice, row)}"
+    high = float(grid.max()) if grid.size else 0.0
+    return FigureSpec(grid.astype(np.float32), _row_labels(picture), _col_labels(picture), title,
+                      levels=levels_of(choice, high),
                       colormap="inferno",
                       row_axis=tr("patch rows"), col_axis=tr("patch columns"), max_grid_px=max_grid_px,
                       picture=picture.pixels, opacity=choice.opacity, marked=_marked(picture, choice.query))
@@ -124,18 +149,19 @@ def overlay_grid(source: EncodedSource, choice: OverlayChoice) -> GridSpec:
     panels = []
     for layer in range(layers):
         for head in range(heads):
-            one = OverlayChoice(ATTENTION, layer, head, choice.query, choice.opacity)
+            one = OverlayChoice(ATTENTION, layer, head, choice.query, choice.opacity, choice.scale)
             grid = picture.on_grid(query_row(source, one))
             panels.append(FigureSpec(grid.astype(np.float32), _row_labels(picture), _col_labels(picture),
                                      tr("layer {layer}, head {head}").format(layer=layer + 1, head=head + 1),
                                      colormap="inferno", colour_bar=False, max_grid_px=GRID_PANEL_PX, row_axis="",
                                      col_axis="", picture=picture.pixels, opacity=choice.opacity,
                                      marked=_marked(picture, choice.query), ticks=False))
-    high = max((float(p.values.max()) for p in panels), default=1.0) or 1.0
-    panels = [replace(panel, levels=(0.0, high)) for panel in panels]
+    levels = levels_of(choice, max((float(p.values.max()) for p in panels), default=0.0))
+    panels = [replace(panel, levels=levels) for panel in panels]
     title = tr("Attention of {query} over {image}, every layer and head").format(
         query=_query_name(source, choice.query), image=source.text)
-    return GridSpec(tuple(panels), heads, title, (0.0, high), tuple(f"layer {i + 1}" for i in range(layers)),
+    title = f"{title} · {tr(SCALES.get(choice.scale, SCALES[WHOLE_RANGE]))}"
+    return GridSpec(tuple(panels), heads, title, levels, tuple(f"layer {i + 1}" for i in range(layers)),
                     tuple(f"head {i + 1}" for i in range(heads)), colormap="inferno")
 
 

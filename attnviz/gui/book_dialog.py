@@ -194,7 +194,10 @@ class BookDialog(QtWidgets.QDialog):
         self._ask_figure(entry.key)
 
     def _on_live_clicked(self) -> None:
+        """The figure live in the window: the dialog steps aside (it covered the window, so nothing seemed to
+        change); Help ▸ Book figures brings it back on the same figure."""
         if self.book is not None and self.book.entry.live is not None:
+            self.hide()
             self._show_live(self.book.entry.live)
 
     def _enable(self) -> None:

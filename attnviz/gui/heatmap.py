@@ -126,6 +126,19 @@ def visible_ticks(labels: Sequence[str], first: int, last: int, cell: float, roo
     return [(i, labels[i]) for i in range(-(-first // every) * every, min(last, len(labels)), every)]
 
 
+def position_text(row: int, col: int) -> str:
+    """Cell (row, col) as the positions a reader counts, from 1: "position 1,501 → 701"."""
+    return tr("position {row:,} → {col:,}").format(row=row + 1, col=col + 1)
+
+
+def shown_range(axis: str, first: float, count: float, total: int) -> str:
+    """An axis name with the positions of the cells on show, counted from 1: "keys 1,201–1,260 of 4,096" (a cell
+    counts once at least half of it is on show)."""
+    low = min(max(math.floor(first + 0.5), 0), total - 1)
+    high = min(max(math.ceil(first + count - 0.5), low + 1), total)
+    return tr("{axis} {first:,}–{last:,} of {count:,}").format(axis=axis, first=low + 1, last=high, count=total)
+
+
 def label_and_title_fonts(widget: QtWidgets.QWidget) -> tuple[QtGui.QFont, QtGui.QFont, QtGui.QFontMetricsF,
                                                                QtGui.QFontMetricsF]:
     """Labels in the widget's own font, the title in its bold, and their metrics: an app-wide font size
@@ -294,8 +307,18 @@ class Heatmap(QtWidgets.QWidget):
         key = self.col_labels[col] if col < len(self.col_labels) else str(col)
         masked = self.spec.masked is not None and bool(self.spec.masked[row, col])
         value = tr("masked") if masked else f"{float(self.values[row, col]):.4g}"
-        return tr("{row_axis} {query} → {col_axis} {key}: {value}").format(
+        cell = tr("{row_axis} {query} → {col_axis} {key}: {value}").format(
             row_axis=self.spec.row_axis, query=query, col_axis=self.spec.col_axis, key=key, value=value)
+        return f"{cell} · {position_text(row, col)}"  # (where it is: in a long map the tokens repeat)
+
+    def axis_names(self) -> tuple[str, str]:
+        """The row and column axis names as drawn: zoomed in, each says which positions are on show ("keys 1,201–
+        1,260 of 4,096"), so a zoomed long map tells where it is."""
+        if self._view is None or self.values.ndim != 2:
+            return self.spec.row_axis, self.spec.col_axis
+        x, y, width, height = self._view
+        rows, cols = self.values.shape
+        return (shown_range(self.spec.row_axis, y, height, rows), shown_range(self.spec.col_axis, x, width, cols))
 
     def highlight_row(self, row: int | None) -> None:
         """Outline query row ``row`` (None hides the outline)."""
@@ -501,6 +524,10 @@ class Heatmap(QtWidgets.QWidget):
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         self._layout = None
         super().resizeEvent(event)
+        if self._pointer is not None:  # (the dock laid out again under a still pointer: the read-out names the cell
+            cell = self.cell_at(self._pointer)  # now under it, as the tooltip does)
+            if cell != self._hover:
+                self._set_hover(cell)
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.FontChange:
@@ -780,15 +807,16 @@ class Heatmap(QtWidgets.QWidget):
             else:
                 painter.drawStaticText(QtCore.QPointF(x - self._width(text) / 2, grid.bottom() + 2), self._static(text))
         painter.setPen(AXIS_NAME_COLOUR)
-        name_width = self._width(self.spec.col_axis) + 4  # centred under the cells, never cut by them
+        row_name, col_name = self.axis_names()
+        name_width = self._width(col_name) + 4  # centred under the cells, never cut by them
         name_top = grid.bottom() + 2 + max(layout.col_label_height, line)
         painter.drawText(QtCore.QRectF(grid.center().x() - name_width / 2, name_top, name_width, line),
-                         QtCore.Qt.AlignmentFlag.AlignHCenter, self.spec.col_axis)
+                         QtCore.Qt.AlignmentFlag.AlignHCenter, col_name)
         painter.save()
         painter.translate(MARGIN, grid.center().y())
         painter.rotate(-90)
         painter.drawText(QtCore.QRectF(-grid.height() / 2, 0, grid.height(), line),
-                         QtCore.Qt.AlignmentFlag.AlignHCenter, self.spec.row_axis)
+                         QtCore.Qt.AlignmentFlag.AlignHCenter, row_name)
         painter.restore()
 
     def _ticks(self, layout: HeatmapLayout) -> tuple[list[tuple[float, str]], list[tuple[float, str]]]:

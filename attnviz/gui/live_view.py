@@ -14,7 +14,7 @@ from attnviz.core.attention.kind import AttentionKind
 from attnviz.figures.attention import AttentionView, stack_for
 from attnviz.figures.book import Live
 from attnviz.gui.panels.kernel import HEATMAP_MODELS
-from attnviz.paths import MODELS_DIR
+from attnviz.paths import MODELS_DIR, SAMPLE_IMAGES
 from attnviz.session import Session, SessionState
 
 if TYPE_CHECKING:
@@ -93,6 +93,9 @@ class LiveView:
             # by index: the combo box shows its items in the interface's language
             kernel_panel.heatmap_model.setCurrentIndex(HEATMAP_MODELS.index(model))  # type: ignore[attr-defined]
             window.session.fit_kernel(live.kernel, live.bandwidth, live.query_x)
+            self.pending = None
+        elif live.image:  # an image model: the figure's sample opened, its dock on show
+            window.session.open_image(SAMPLE_IMAGES / live.image)
             self.pending = None
         elif live.sentence:
             if window.beam_box.value() != 1:

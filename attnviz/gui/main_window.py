@@ -268,6 +268,16 @@ class MainWindow(QtWidgets.QMainWindow):
         super().showEvent(event)
         self.placement.shown()
 
+    def childEvent(self, event: QtCore.QChildEvent) -> None:
+        """The dock tab bars Qt makes along the window's sides: every name whole, never cut to "Ma…" (at 150 % a
+        side's names can be longer than the window is tall: the bar then scrolls, with arrows at its end)."""
+        super().childEvent(event)
+        if event.type() == QtCore.QEvent.Type.ChildPolished and isinstance(event.child(), QtWidgets.QTabBar):
+            bar = event.child()
+            assert isinstance(bar, QtWidgets.QTabBar)
+            bar.setElideMode(QtCore.Qt.TextElideMode.ElideNone)
+            bar.setUsesScrollButtons(True)
+
     def dragEnterEvent(self, event: QtGui.QDragEnterEvent) -> None:
         self.files.drag_entered(event)
 

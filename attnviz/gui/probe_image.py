@@ -45,9 +45,18 @@ class ProbeImageView(QtWidgets.QWidget):
         self.title, self.pixels, self.shares, self.patches, self._image = "", None, None, None, None
         self.update()
 
+    def title_rect(self) -> QtCore.QRectF:
+        """Where the title is painted: the widget's width, as many lines as the title wraps to (at least two, at
+        most half the height: a long Chinese title was cut at its top and bottom in two fixed lines)."""
+        flags = int(QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap)
+        needed = self.fontMetrics().boundingRect(QtCore.QRect(0, 0, max(self.width() - 8, 1), 10_000), flags,
+                                                 self.title).height()
+        height = min(max(needed, 2 * self.fontMetrics().height()), self.height() // 2) + 4
+        return QtCore.QRectF(4, 0, max(self.width() - 8, 1), height)
+
     def image_rect(self) -> QtCore.QRectF:
         """Where the image is painted: the largest square under the title."""
-        title_h = self.fontMetrics().height() * 2 + 6
+        title_h = self.title_rect().bottom() + 2
         side = max(min(self.width() - 8, self.height() - title_h - 4), 1)
         return QtCore.QRectF((self.width() - side) / 2, title_h, side, side)
 
@@ -55,7 +64,7 @@ class ProbeImageView(QtWidgets.QWidget):
         painter = QtGui.QPainter(self)
         try:
             painter.setPen(self.palette().color(QtGui.QPalette.ColorRole.WindowText))
-            painter.drawText(QtCore.QRectF(4, 0, self.width() - 8, self.fontMetrics().height() * 2 + 4),
+            painter.drawText(self.title_rect(),
                              int(QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap), self.title)
             if self._image is None or self.shares is None or self.patches is None:
                 return

@@ -45,16 +45,22 @@ class ValueAxis(pg.AxisItem):
     axis's length alone, so a short plot in large text had its labels on top of each other ("1.0 0.8 0.6")."""
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
-        span = abs(maxVal - minVal)
-        if span == 0 or not np.isfinite(span):
-            return []
         font = self.style.get("tickFont") or QtWidgets.QApplication.font()
         room = 2 * QtGui.QFontMetricsF(font).height()  # a label and a line of space
-        fewest = max(1.0, min(size / room, 2.25 * np.sqrt(max(size, 1.0) / 300) + 2.25))  # (pyqtgraph's most)
-        raw = span / fewest
-        power = 10.0 ** np.floor(np.log10(raw))
-        step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw - 1e-12)
-        return [(float(step), 0.0)]
+        return spaced_ticks(minVal, maxVal, size, room)
+
+
+def spaced_ticks(low: float, high: float, size: float, room: float) -> list[tuple[float, float]]:
+    """pyqtgraph's tick spacing for an axis ``size`` px long over [low, high], with at most one labelled tick per
+    ``room`` px (a round step: 1, 2 or 5 × 10^n); [] for an empty or infinite range."""
+    span = abs(high - low)
+    if span == 0 or not np.isfinite(span):
+        return []
+    fewest = max(1.0, min(size / room, 2.25 * np.sqrt(max(size, 1.0) / 300) + 2.25))  # (pyqtgraph's most)
+    raw = span / fewest
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw - 1e-12)
+    return [(float(step), 0.0)]
 
 
 class CategoryAxis(pg.AxisItem):
@@ -71,6 +77,16 @@ class CategoryAxis(pg.AxisItem):
         self.setTicks([[(i, "") for i, _ in ticks]])
         label = self.label.boundingRect().height() * 0.8 if self.label.isVisible() else 0.0
         self.setHeight(int(np.ceil(height + 6 + label)))
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
+        """A numeric axis (no categories): labelled ticks at least their widest label and two spaces apart (in a
+        narrow plot pyqtgraph's ran together, "0.20.40.60.8")."""
+        if self.orientation not in ("bottom", "top"):
+            return super().tickSpacing(minVal, maxVal, size)
+        metrics = QtGui.QFontMetricsF(self.style.get("tickFont") or QtWidgets.QApplication.font())
+        widest = max(metrics.horizontalAdvance(f"{value:g}") for value in (minVal, maxVal, (minVal + maxVal) / 2,
+                                                                            -abs(maxVal - minVal) / 7))
+        return spaced_ticks(minVal, maxVal, size, widest + 2 * metrics.horizontalAdvance("0"))
 
     def set_level(self, ticks: list[tuple[int, str]]) -> None:
         self.rotated = []
@@ -109,6 +125,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
                                                                         "left": ValueAxis("left")})
         self.plot.hideButtons()
         self.plot.setMenuEnabled(False)
+        self.wrap_height = WRAP_HEIGHT  # px: in a plot at least this tall the title wraps onto TITLE_LINES lines
         self._title_text = ""
         self._title_shown = ""
         self._least = QtCore.QSize()
@@ -137,7 +154,7 @@ class TitledPlot(pg.GraphicsLayoutWidget):
         re-lays out the plot)."""
         metrics = QtGui.QFontMetricsF(self.title.item.font())
         room = max(self.viewport().width() - 2 * TITLE_MARGIN, 10)
-        lines = TITLE_LINES if self.height() >= WRAP_HEIGHT else 1  # (a short plot keeps its height)
+        lines = TITLE_LINES if self.height() >= self.wrap_height else 1  # (a short plot keeps its height)
         text = "\n".join(wrapped_title(metrics, self._title_text, room, lines))
         if text != self._title_shown:
             self._title_shown = text

@@ -87,7 +87,7 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
                      sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
                      *_history(loaded.training), heads_switch=_gated(loaded), explains=kind.explains,
-                     documents=_reads_documents(loaded))
+                     documents=_reads_documents(loaded), labels=tuple(loaded.labels))
 
 
 def _reads_documents(loaded: LoadedModel) -> bool:

@@ -59,6 +59,7 @@ class ModelInfo:
     heads_switch: bool = False  # its heads can be switched off and mapped over a corpus (any translator)
     explains: bool = False  # the Explain dock's methods cover it (attnviz's own models, every image model)
     documents: bool = False  # its heads can be mapped over a file of documents (a Hugging Face language model)
+    labels: tuple[str, ...] = ()  # a classifier's class names, by index (an image model's; else none)
 
     @property
     def name(self) -> str:

@@ -24,7 +24,7 @@
         <translation>（略去的行：{why}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="326"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="349"/>
         <source> (masked)</source>
         <translation>（已屏蔽）</translation>
     </message>
@@ -207,8 +207,8 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/train.py" line="242"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="619"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="595"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="624"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="600"/>
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>--beam 必须在 1 到 {most} 之间，实际为 {beam}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="49"/>
+        <location filename="../../attnviz/commands/classify.py" line="51"/>
         <source>--data measures the test set: give it without image files</source>
         <translation>--data 用于测量测试集：请不要同时给出图像文件</translation>
     </message>
@@ -311,7 +311,7 @@
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="105"/>
+        <location filename="../../attnviz/commands/classify.py" line="118"/>
         <source>--data: this model does not read Fashion-MNIST (28 × 28 grey images of its ten classes)</source>
         <translation>--data：此模型不读取 Fashion-MNIST（其十个类别的 28 × 28 灰度图像）</translation>
     </message>
@@ -625,6 +625,11 @@
         <translation>--{option} 不能用于图像模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="205"/>
+        <source>0 to 1: the Attention dock's scale, a uniform row (each patch 1/n) stays dark. 0 to the largest: the largest weight on show is bright yellow, however small (the title says how many times a uniform share it is)</source>
+        <translation>0 到 1：与注意力面板相同的刻度，均匀的一行（每个图块 1/n）保持暗色。0 到最大值：所显示的最大权重无论多小都画成亮黄色（标题说明它是均匀份额的多少倍）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="297"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
@@ -670,7 +675,7 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="203"/>
+        <location filename="../../attnviz/figures/image.py" line="229"/>
         <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
@@ -690,7 +695,7 @@
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="668"/>
+        <location filename="../../attnviz/gallery.py" line="675"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
@@ -793,7 +798,7 @@
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="686"/>
+        <location filename="../../attnviz/gallery.py" line="694"/>
         <source>A learned sink (gpt-oss): a logit per head that lets a query attend to nothing</source>
         <translation>学到的汇聚（gpt-oss）：每个头一个对数几率，让查询可以不关注任何键</translation>
     </message>
@@ -865,7 +870,7 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="666"/>
+        <location filename="../../attnviz/gallery.py" line="673"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
     </message>
@@ -906,7 +911,7 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="637"/>
+        <location filename="../../attnviz/gallery.py" line="644"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
@@ -921,7 +926,7 @@
         <translation>最后一步之后，从第一步起播放下一层的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="570"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="575"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
     </message>
@@ -947,8 +952,8 @@
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="54"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="76"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="208"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -1044,22 +1049,22 @@
         <translation>参数 %(argument_name)s：%(message)s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="599"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="604"/>
         <source>At step {step:,} the model answers {probe} with {answer}</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="597"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="602"/>
         <source>At step {step:,} the model answers {probe} with {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型对 {probe} 的回答是 {answer}（正确答案：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="623"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="628"/>
         <source>At step {step:,} the model calls probe image {seed} a {answer}</source>
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="625"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="630"/>
         <source>At step {step:,} the model calls probe image {seed} a {answer} (right: {right})</source>
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
@@ -1090,7 +1095,7 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="614"/>
+        <location filename="../../attnviz/gallery.py" line="621"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
@@ -1130,7 +1135,7 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="136"/>
+        <location filename="../../attnviz/figures/image.py" line="161"/>
         <source>Attention of {query} over {image}, every layer and head</source>
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
@@ -1217,12 +1222,12 @@
         <translation>注意力，第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="192"/>
         <source>Attention: one head's (or the heads' mean) weights of the query. Rollout: how much of each patch reaches the query after this layer, the heads averaged (Abnar &amp; Zuidema 2020), with or without 0.5·I for the residual</source>
         <translation>注意力：查询在一个头中（或各头平均）的注意力权重。注意力展开（rollout）：到这一层为止，每个图块有多少流到该查询，各头平均（Abnar &amp; Zuidema 2020），可加或不加代表残差连接的 0.5·I</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="667"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="672"/>
         <source>attnviz checkpoint (*.safetensors)</source>
         <translation>attnviz 检查点 (*.safetensors)</translation>
     </message>
@@ -1372,7 +1377,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="740"/>
+        <location filename="../../attnviz/gallery.py" line="748"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1419,7 +1424,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="618"/>
+        <location filename="../../attnviz/gallery.py" line="625"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
@@ -1429,7 +1434,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="619"/>
+        <location filename="../../attnviz/gallery.py" line="626"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
@@ -1465,7 +1470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="640"/>
+        <location filename="../../attnviz/gallery.py" line="647"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
@@ -1475,7 +1480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="642"/>
+        <location filename="../../attnviz/gallery.py" line="649"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1572,7 +1577,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="649"/>
+        <location filename="../../attnviz/gallery.py" line="656"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
@@ -1735,8 +1740,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="173"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="524"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="527"/>
         <source>Choose a model and a task, then press Train.</source>
         <translation>选择一个模型和一个任务，然后按“训练”。</translation>
     </message>
@@ -1746,8 +1751,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="196"/>
-        <location filename="../../attnviz/figures/image.py" line="194"/>
+        <location filename="../../attnviz/figures/image.py" line="222"/>
+        <location filename="../../attnviz/figures/image.py" line="220"/>
         <source>Choose a second image model</source>
         <translation>选择第二个图像模型</translation>
     </message>
@@ -1757,7 +1762,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请至少选择一种导出格式。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="388"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="391"/>
         <source>Choose the file of source&lt;TAB&gt;target pairs to train on (Task ▸ your own file).</source>
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对文件（任务 ▸ 你自己的文件）。</translation>
     </message>
@@ -1801,6 +1806,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="36"/>
+        <source>colours 0 to 1</source>
+        <translation>颜色 0 到 1</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="36"/>
+        <source>colours 0 to the largest</source>
+        <translation>颜色 0 到最大值</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="17"/>
@@ -1925,7 +1940,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="947"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="975"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -1955,7 +1970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="690"/>
+        <location filename="../../attnviz/gallery.py" line="698"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -2071,7 +2086,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="221"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="224"/>
         <source>Curves…</source>
         <translation>曲线…</translation>
     </message>
@@ -2256,12 +2271,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文档只被读取、不被翻译：其注意力头没有可用于剪枝的重要性。要得到剪枝曲线，请在每行为“源句子&lt;TAB&gt;参考译文”的文件上映射注意力头。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="434"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="437"/>
         <source>Done — {why}. {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成——{why}。{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="436"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="439"/>
         <source>Done: {summary}. The model is open in the window (Save model… keeps it).</source>
         <translation>完成：{summary}。模型已在窗口中打开（“保存模型…”可将其保留）。</translation>
     </message>
@@ -2309,7 +2324,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="243"/>
+        <location filename="../../attnviz/figures/image.py" line="269"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>each head</source>
         <translation>每个头</translation>
@@ -2377,7 +2392,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="662"/>
+        <location filename="../../attnviz/gallery.py" line="669"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
@@ -2387,7 +2402,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>编码维度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="252"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="274"/>
         <location filename="../../attnviz/session/decoding.py" line="103"/>
         <source>Encoding…</source>
         <translation>正在编码…</translation>
@@ -2465,7 +2480,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {epoch} 个迭代周期：验证集 BLEU {bleu:.2f}，用时 {minutes:.1f} 分钟；{said}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
         <source>Epochs</source>
         <translation>迭代周期数</translation>
     </message>
@@ -2490,7 +2505,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="209"/>
         <source>Every layer × head as a small overlay; click one to show it</source>
         <translation>所有层 × 头，各画成一张小叠加图；点击其中一张即可显示它</translation>
     </message>
@@ -2656,13 +2671,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="974"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="222"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="225"/>
         <source>Export the loss, score and agreement curves (PNG, SVG, PDF or CSV)</source>
         <translation>导出损失、得分和对齐一致率曲线（PNG、SVG、PDF 或 CSV）</translation>
     </message>
@@ -2672,7 +2687,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将三幅热图导出为一张图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="219"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="222"/>
         <source>Export the training as a flip-book: a PDF page and a GIF frame per snapshot, the loss so far under each map</source>
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
@@ -2718,7 +2733,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="180"/>
         <source>Fashion-MNIST test images shipped with attnviz (the ViT never trained on them)</source>
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
@@ -2738,8 +2753,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>标识或章节号（任一版本）以这些开头的图，例如 10.6,paper 或 11.6</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="329"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="345"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="348"/>
         <source>file: {name}</source>
         <translation>文件：{name}</translation>
     </message>
@@ -2754,7 +2769,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在拟合…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="218"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="221"/>
         <source>Flip-book…</source>
         <translation>翻页动画…</translation>
     </message>
@@ -2808,7 +2823,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="678"/>
+        <location filename="../../attnviz/gallery.py" line="686"/>
         <source>Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, ModernBERT's local one): a window bounds what a layer reads, and its cost</source>
         <translation>完整掩码、滑动窗口掩码和双向窗口掩码（Gemma 3 的全局层与局部层、ModernBERT 的局部层）：窗口限定一层能读到的键，也限定其计算量</translation>
     </message>
@@ -2868,7 +2883,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="680"/>
+        <location filename="../../attnviz/gallery.py" line="688"/>
         <source>Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the cache of keys is smaller</source>
         <translation>分组查询注意力（Qwen3、Llama 3）：多个查询头共享键/值头，键的缓存因此更小</translation>
     </message>
@@ -2889,7 +2904,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="216"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
@@ -2914,8 +2929,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="225"/>
-        <location filename="../../attnviz/figures/image.py" line="99"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="204"/>
+        <location filename="../../attnviz/figures/image.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="300"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
@@ -2925,19 +2940,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="73"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="166"/>
         <source>head {n}</source>
         <translation>第 {n} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="158"/>
         <source>Heads</source>
         <translation>头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="98"/>
+        <location filename="../../attnviz/figures/image.py" line="121"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
     </message>
@@ -2972,8 +2987,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>热图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="180"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="540"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="181"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="543"/>
         <source>Held-out exact match and alignment agreement (%), by step</source>
         <translation>留出集完全匹配率与对齐一致率（%，按步数）</translation>
     </message>
@@ -2983,17 +2998,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>留出集得分与对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="541"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="544"/>
         <source>Held-out {score} and attention agreement (%), by step</source>
         <translation>留出集{score}与注意力一致率（%，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="542"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="545"/>
         <source>Held-out {score}, by step</source>
         <translation>{score}（留出集，按步数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="226"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="229"/>
         <source>History</source>
         <translation>历史</translation>
     </message>
@@ -3014,7 +3029,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="125"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="201"/>
         <source>How strongly the attention covers the image</source>
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
@@ -3093,6 +3108,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/hf_dialog.py" line="105"/>
         <source>In the cache:</source>
         <translation>缓存中：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="606"/>
+        <source>In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure.</source>
+        <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="50"/>
@@ -3247,7 +3267,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="631"/>
+        <location filename="../../attnviz/gallery.py" line="638"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -3334,7 +3354,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="215"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
@@ -3353,7 +3373,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/layout.py" line="675"/>
         <location filename="../../attnviz/figures/attention.py" line="224"/>
-        <location filename="../../attnviz/figures/image.py" line="232"/>
+        <location filename="../../attnviz/figures/image.py" line="258"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -3376,7 +3396,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="169"/>
-        <location filename="../../attnviz/figures/image.py" line="130"/>
+        <location filename="../../attnviz/figures/image.py" line="155"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="426"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
@@ -3388,14 +3408,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="51"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="73"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="40"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="50"/>
         <source>layer {n}</source>
         <translation>第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="157"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
@@ -3448,28 +3468,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="673"/>
+        <location filename="../../attnviz/gallery.py" line="681"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="674"/>
+        <location filename="../../attnviz/gallery.py" line="682"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="676"/>
+        <location filename="../../attnviz/gallery.py" line="684"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="675"/>
+        <location filename="../../attnviz/gallery.py" line="683"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="321"/>
-        <location filename="../../attnviz/gallery.py" line="688"/>
+        <location filename="../../attnviz/gallery.py" line="696"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -3589,7 +3609,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在加载 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="248"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="270"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="36"/>
         <location filename="../../attnviz/gui/panels/masks.py" line="37"/>
         <source>Loading…</source>
@@ -3601,7 +3621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="684"/>
+        <location filename="../../attnviz/gallery.py" line="692"/>
         <source>Logit soft-capping (Gemma 2): scores squashed by tanh so no key can take the whole row</source>
         <translation>对数几率软截顶（Gemma 2）：用 tanh 压缩评分，任何一个键都无法独占整行</translation>
     </message>
@@ -3675,7 +3695,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="309"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3690,12 +3710,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="635"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="634"/>
+        <location filename="../../attnviz/gallery.py" line="641"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
@@ -3715,13 +3735,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="214"/>
-        <location filename="../../attnviz/figures/image.py" line="248"/>
+        <location filename="../../attnviz/figures/image.py" line="240"/>
+        <location filename="../../attnviz/figures/image.py" line="274"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="670"/>
+        <location filename="../../attnviz/gallery.py" line="677"/>
         <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
         <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
     </message>
@@ -3752,7 +3772,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
-        <location filename="../../attnviz/figures/image.py" line="215"/>
+        <location filename="../../attnviz/figures/image.py" line="241"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
@@ -3782,12 +3802,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="205"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="301"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="244"/>
+        <location filename="../../attnviz/figures/image.py" line="270"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
@@ -3900,7 +3920,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
         <source>Minutes</source>
         <translation>分钟</translation>
     </message>
@@ -3927,7 +3947,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="643"/>
+        <location filename="../../attnviz/gallery.py" line="650"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
@@ -3952,7 +3972,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="616"/>
+        <location filename="../../attnviz/gallery.py" line="623"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -3988,7 +4008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="712"/>
+        <location filename="../../attnviz/gallery.py" line="720"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
@@ -4008,7 +4028,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="184"/>
+        <location filename="../../attnviz/figures/image.py" line="210"/>
         <source>no classifier head</source>
         <translation>没有分类头</translation>
     </message>
@@ -4033,8 +4053,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="215"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="637"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="218"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="642"/>
         <source>no history yet</source>
         <translation>尚无历史</translation>
     </message>
@@ -4107,12 +4127,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="621"/>
+        <location filename="../../attnviz/gallery.py" line="628"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="623"/>
+        <location filename="../../attnviz/gallery.py" line="630"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
@@ -4363,7 +4383,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="216"/>
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
@@ -4388,23 +4408,23 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点（Ctrl+O）即可开始。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="250"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="272"/>
         <source>Open a checkpoint to see attention</source>
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="98"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="174"/>
         <source>Open a PNG, JPEG, WebP, BMP or GIF image (or drop one on the window)</source>
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="194"/>
+        <location filename="../../attnviz/figures/image.py" line="220"/>
         <source>Open an image</source>
         <translation>打开一张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="145"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="256"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="228"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="357"/>
         <source>Open an image, or pick a sample</source>
         <translation>打开一张图像，或选一张示例图像</translation>
     </message>
@@ -4424,7 +4444,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="97"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="173"/>
         <source>Open image…</source>
         <translation>打开图像…</translation>
     </message>
@@ -4576,18 +4596,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="627"/>
+        <location filename="../../attnviz/gallery.py" line="634"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="625"/>
+        <location filename="../../attnviz/gallery.py" line="632"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="629"/>
+        <location filename="../../attnviz/gallery.py" line="636"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
@@ -4597,7 +4617,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="305"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="308"/>
         <source>Passes over the 8,192 training examples (or the file's pairs); a run on a task stops earlier once it has learned: held-out exact match at least {level:g} % at {count} evaluations in a row</source>
         <translation>迭代周期数：遍历 8,192 个训练样本（或文件中的句对）的次数；任务上的训练一旦学会就会提前停止：留出集上的完全匹配率连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
@@ -4617,7 +4637,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="107"/>
+        <location filename="../../attnviz/figures/image.py" line="132"/>
         <source>patch columns</source>
         <translation>图块列</translation>
     </message>
@@ -4627,7 +4647,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="107"/>
+        <location filename="../../attnviz/figures/image.py" line="132"/>
         <source>patch rows</source>
         <translation>图块行</translation>
     </message>
@@ -4638,12 +4658,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="148"/>
-        <location filename="../../attnviz/gui/panels/train.py" line="449"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="452"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="415"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="418"/>
         <source>Paused: Resume goes on from here; Stop opens the model as it is.</source>
         <translation>已暂停：“继续”从此处接着训练；“停止”按当前状态打开模型。</translation>
     </message>
@@ -4748,9 +4768,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="170"/>
+        <location filename="../../attnviz/figures/image.py" line="196"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="131"/>
+        <source>position {row:,} → {col:,}</source>
+        <translation>位置 {row:,} → {col:,}</translation>
     </message>
     <message>
         <location filename="../../attnviz/argparse_text.py" line="12"/>
@@ -4768,17 +4793,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="652"/>
+        <location filename="../../attnviz/gallery.py" line="659"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="647"/>
+        <location filename="../../attnviz/gallery.py" line="654"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="648"/>
+        <location filename="../../attnviz/gallery.py" line="655"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
@@ -4799,7 +4824,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="55"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="77"/>
         <source>Pre-softmax scores</source>
         <translation>softmax 前的评分</translation>
     </message>
@@ -4861,7 +4886,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="159"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="160"/>
         <source>Probe</source>
         <translation>探针输入</translation>
     </message>
@@ -4942,7 +4967,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="682"/>
+        <location filename="../../attnviz/gallery.py" line="690"/>
         <source>QK-norm (Qwen3, Gemma 3, OLMo 2): queries and keys normalised before RoPE keep scores bounded and training stable</source>
         <translation>QK 归一化（Qwen3、Gemma 3、OLMo 2）：在 RoPE 之前对查询和键做归一化，使评分有界、训练稳定</translation>
     </message>
@@ -4999,17 +5024,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="332"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="355"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="335"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="358"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="324"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="347"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: {name} {value:.4f}{masked}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
@@ -5052,7 +5077,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="270"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="371"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -5183,7 +5208,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="741"/>
+        <location filename="../../attnviz/gallery.py" line="749"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -5220,7 +5245,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>立即重启</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="449"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="452"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -5357,7 +5382,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="177"/>
         <source>Samples…</source>
         <translation>示例…</translation>
     </message>
@@ -5367,7 +5392,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>凉鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="226"/>
         <source>Save model…</source>
         <translation>保存模型…</translation>
     </message>
@@ -5382,7 +5407,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>把模型、句子、各步、强制的词元和视图保存为一个小文件，用它可恢复此视图（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="666"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="671"/>
         <source>Save the trained model</source>
         <translation>保存训练好的模型</translation>
     </message>
@@ -5392,7 +5417,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>会话已保存到 {path}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="685"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="690"/>
         <source>Saved the trained model, with its training history, as {target}.</source>
         <translation>已将训练好的模型连同其训练历史保存为 {target}。</translation>
     </message>
@@ -5402,7 +5427,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="638"/>
+        <location filename="../../attnviz/gallery.py" line="645"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
@@ -5445,7 +5470,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩放点积评分：a(q, k) = qᵀk / √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="348"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="66"/>
         <source>score</source>
         <translation>评分</translation>
@@ -5476,7 +5501,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="217"/>
         <source>Scrub back through the snapshots of the training</source>
         <translation>拖动以回看训练过程中的快照</translation>
     </message>
@@ -5615,17 +5640,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法把设置保存到 {path}（文件夹不可写）；这些设置只保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="305"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="308"/>
         <source>SGD steps on w (the book trains 5)</source>
         <translation>对 w 的 SGD 步数（书中训练 5 步）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/learning/image_tasks.py" line="172"/>
         <source>shapes — [CLS] on the bright shape</source>
-        <translation>shapes——[CLS] 落在明亮的形状上</translation>
+        <translation>形状 — [CLS] 落在明亮的形状上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="216"/>
+        <location filename="../../attnviz/figures/image.py" line="242"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
@@ -5666,7 +5691,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="217"/>
+        <location filename="../../attnviz/figures/image.py" line="243"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
@@ -5696,12 +5721,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>衬衫</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="215"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/titled_plot.py" line="241"/>
+        <location filename="../../attnviz/gui/titled_plot.py" line="258"/>
         <source>Show all data</source>
         <translation>显示全部数据</translation>
     </message>
@@ -5711,12 +5736,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>在窗口中实时显示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="56"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="78"/>
         <source>Show masked cells</source>
         <translation>显示掩蔽单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="211"/>
         <source>Show the attention of [CLS], the query the class is read from (click a patch to show that patch's)</source>
         <translation>显示 [CLS] 的注意力，类别由这个查询读出（点击一个图块可显示该图块的）</translation>
     </message>
@@ -5726,7 +5751,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="952"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="980"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -5756,7 +5781,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正弦位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="157"/>
         <source>Size</source>
         <translation>规模</translation>
     </message>
@@ -5786,7 +5811,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>小型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="587"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="592"/>
         <source>snapshot {index} of {count} · step {step:,}</source>
         <translation>快照 {index}/{count} · 第 {step:,} 步</translation>
     </message>
@@ -5908,7 +5933,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="245"/>
+        <location filename="../../attnviz/figures/image.py" line="271"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
@@ -6091,7 +6116,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已停止；用同一命令加 --resume 继续执行该调度（{path}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="421"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="424"/>
         <source>Stopping after this step; the model will open as it is…</source>
         <translation>将在这一步之后停止；模型会按当时的状态打开…</translation>
     </message>
@@ -6151,7 +6176,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>T5 的相对位置偏置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="325"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="328"/>
         <source>Tab-separated pairs, source&lt;TAB&gt;target (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的句对，源&lt;TAB&gt;目标 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -6166,7 +6191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>表 1</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="155"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -6265,7 +6290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="740"/>
+        <location filename="../../attnviz/gallery.py" line="748"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -6325,7 +6350,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="632"/>
+        <location filename="../../attnviz/gallery.py" line="639"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -6345,7 +6370,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="355"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="358"/>
         <source>the file's first sentence</source>
         <translation>文件中的第一个句子</translation>
     </message>
@@ -6425,6 +6450,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="604"/>
+        <source>The Image dock shows one layer at a time: change its layer, or Show ▸ rollout.</source>
+        <translation>图像面板一次显示一层：可换层，或在“显示”中选择注意力展开。</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/compare.py" line="147"/>
@@ -6584,6 +6614,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="42"/>
+        <source>The model knows only Fashion-MNIST's 10 classes of clothing, learnt from 28 × 28 grey pictures on a black ground: any picture gets one of them.</source>
+        <translation>这个模型只认识 Fashion-MNIST 的 10 类服饰，学自黑底上的 28 × 28 灰度图：任何图片都会被归入其中一类。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/image.py" line="44"/>
+        <source>The model knows only its {count:,} classes: any picture gets one of them.</source>
+        <translation>这个模型只认识它自己的 {count:,} 个类别：任何图片都会被归入其中一类。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/images.py" line="65"/>
         <source>The model on show</source>
         <translation>当前模型</translation>
@@ -6595,7 +6635,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在同一句子上与已加载模型比较的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="678"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="683"/>
         <source>The model was not saved: {error}</source>
         <translation>模型未保存：{error}</translation>
     </message>
@@ -6606,7 +6646,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="231"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="328"/>
         <source>The model's own name: {name}</source>
         <translation>模型自己的名称：{name}</translation>
     </message>
@@ -6662,7 +6702,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="160"/>
+        <location filename="../../attnviz/figures/image.py" line="186"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -6722,7 +6762,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="645"/>
+        <location filename="../../attnviz/gallery.py" line="652"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -6962,12 +7002,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="384"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="387"/>
         <source>The width ({width}) must be a multiple of the heads ({heads}).</source>
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="603"/>
+        <location filename="../../attnviz/gallery.py" line="602"/>
+        <source>The window shows one head at a time: the figure averages the heads.</source>
+        <translation>窗口一次显示一个头：这张图是各头的平均。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gallery.py" line="610"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -7095,7 +7140,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可翻译的内容：句子为空</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="52"/>
+        <location filename="../../attnviz/figures/image.py" line="57"/>
         <source>this input is not an image</source>
         <translation>此输入不是图像</translation>
     </message>
@@ -7216,22 +7261,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>梯度方法和遮挡方法每次前向传播的词元数（各变体分批计算；默认 {tokens}），设备内存不足时减半；结果与此无关</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="183"/>
+        <location filename="../../attnviz/figures/image.py" line="209"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="230"/>
         <source>Top classes</source>
         <translation>最可能的类别</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="111"/>
+        <location filename="../../attnviz/commands/classify.py" line="124"/>
         <source>top-1 accuracy {accuracy:.2f} % on the {count:,} test images of {folder}</source>
         <translation>在 {folder} 的 {count:,} 张测试图像上的 top-1 准确率为 {accuracy:.2f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="620"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="625"/>
         <source>top-k overlap {percent:.0f} %</source>
         <translation>top-k 重合率 {percent:.0f} %</translation>
     </message>
@@ -7262,7 +7307,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用这些设置训练一个新模型；完成后它会在窗口中打开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="324"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="327"/>
         <source>Train on a file of pairs</source>
         <translation>用句对文件训练</translation>
     </message>
@@ -7320,7 +7365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="177"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="178"/>
         <source>Training loss, by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
@@ -7332,7 +7377,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练样本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="412"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="415"/>
         <source>Training resumed.</source>
         <translation>训练已继续。</translation>
     </message>
@@ -7342,12 +7387,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练步数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="442"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="445"/>
         <source>Training stopped: {message}</source>
         <translation>训练已停止：{message}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="394"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="397"/>
         <source>Training the book's kernel regression: the first snapshot shows the untrained model…</source>
         <translation>正在训练书中的核回归：第一个快照显示的是未训练的模型…</translation>
     </message>
@@ -7369,17 +7414,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（已排序）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="396"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="399"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model; training stops once held-out {score} is at least {level:g} % at {count} evaluations in a row…</source>
         <translation>正在 {task} 上训练 {model}：第一个快照显示未训练的模型；一旦留出集{score}连续 {count} 次评估都不低于 {level:g}%，训练就会停止…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="401"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="404"/>
         <source>Training {model} on {task}: the first snapshot shows the untrained model…</source>
         <translation>正在训练 {model}（任务：{task}）：第一个快照显示的是未训练的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="564"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="569"/>
         <source>Training: {summary}</source>
         <translation>训练中：{summary}</translation>
     </message>
@@ -7389,12 +7434,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="656"/>
+        <location filename="../../attnviz/gallery.py" line="663"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="654"/>
+        <location filename="../../attnviz/gallery.py" line="661"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -7404,12 +7449,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="659"/>
+        <location filename="../../attnviz/gallery.py" line="666"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="661"/>
+        <location filename="../../attnviz/gallery.py" line="668"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -7477,7 +7522,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>两个或更多长度不同的句子，每行一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="253"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="275"/>
         <source>Type a sentence to see attention</source>
         <translation>输入一个句子以查看注意力</translation>
     </message>
@@ -7664,7 +7709,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/heads.py" line="165"/>
         <location filename="../../attnviz/figures/panels.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/attention.py" line="325"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="348"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
@@ -7721,7 +7766,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询能读到哪些键：完整、滑动窗口、双向窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="689"/>
+        <location filename="../../attnviz/gallery.py" line="697"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
@@ -7731,7 +7776,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="157"/>
         <source>Width</source>
         <translation>宽度</translation>
     </message>
@@ -7796,7 +7841,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用 --format csv 只写出数值，这无需显示器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="224"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="227"/>
         <source>Write the trained model, with its history, as a checkpoint file</source>
         <translation>将训练好的模型连同其历史写成检查点文件</translation>
     </message>
@@ -7948,6 +7993,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/heatmap.py" line="139"/>
+        <source>{axis} {first:,}–{last:,} of {count:,}</source>
+        <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/modern_gallery.py" line="147"/>
         <source>{cap:g}·tanh(s / {cap:g})</source>
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
@@ -7979,7 +8029,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="39"/>
+        <location filename="../../attnviz/commands/classify.py" line="41"/>
         <source>{checkpoint}: a {kind} model does not classify images (give an image model, e.g. models/vit.safetensors)</source>
         <translation>{checkpoint}：{kind} 模型不对图像分类（请给出图像模型，例如 models/vit.safetensors）</translation>
     </message>
@@ -8000,7 +8050,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/classify.py" line="44"/>
+        <location filename="../../attnviz/commands/classify.py" line="46"/>
         <source>{checkpoint}: {name} has no classifier head, so it names no classes (attnviz heads --data shows its attention over a folder of images)</source>
         <translation>{checkpoint}：{name} 没有分类头，因此不给出类别（attnviz heads --data 可显示它在一个图像文件夹上的注意力）</translation>
     </message>
@@ -8170,7 +8220,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="101"/>
+        <location filename="../../attnviz/figures/image.py" line="124"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
@@ -8350,8 +8400,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="183"/>
-        <location filename="../../attnviz/session/state.py" line="68"/>
-        <location filename="../../attnviz/session/state.py" line="93"/>
+        <location filename="../../attnviz/session/state.py" line="69"/>
+        <location filename="../../attnviz/session/state.py" line="94"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -8371,12 +8421,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="472"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="475"/>
         <source>{model}: its training history cannot be shown ({error}).</source>
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="247"/>
+        <location filename="../../attnviz/figures/image.py" line="273"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
@@ -8391,12 +8441,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个头的原始重要性（目标：{target}；剪枝顺序用归一化后的值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="488"/>
         <source>{model}: trained on {task} ({count} snapshots); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/train.py" line="482"/>
+        <location filename="../../attnviz/gui/panels/train.py" line="485"/>
         <source>{model}: trained on {task} ({count} snapshots; {why}); scrub the history below.</source>
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
@@ -8406,7 +8456,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="185"/>
+        <location filename="../../attnviz/figures/image.py" line="211"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
@@ -8416,7 +8466,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{statistic}，{count:,} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="233"/>
+        <location filename="../../attnviz/figures/image.py" line="259"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
@@ -8452,7 +8502,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="165"/>
+        <location filename="../../attnviz/core/models/image_reading.py" line="172"/>
         <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
@@ -9546,9 +9596,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="297"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="310"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="110"/>
+        <source>{scale} · largest {largest:.3g} = {times:.1f} × uniform (1/{count:,})</source>
+        <translation>{scale} · 最大 {largest:.3g} = 均匀分布（1/{count:,}）的 {times:.1f} 倍</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/chains.py" line="280"/>

@@ -155,16 +155,23 @@ def top_classes(reader: ImageReader, logits: Tensor, top: int = TOP_CLASSES) -> 
 
 def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top: int = TOP_CLASSES
              ) -> list[tuple[str, ...]]:
-    """The ``top`` class names of each image (Pillow images, :func:`attnviz.core.images.open_image`), best first,
-    in batches of the reader's :attr:`~ImageReader.batch`; ValueError for a model without a classifier head,
-    :class:`UnreadableImage` (its index among ``images``) for an image the reader cannot prepare."""
+    """The ``top`` class names of each image (Pillow images, :func:`attnviz.core.images.open_image`), best first
+    (the model's own names): :func:`classify_with_probabilities` without the probabilities."""
+    return [tuple(name for name, _ in line) for line in classify_with_probabilities(loaded, images, device, top)]
+
+
+def classify_with_probabilities(loaded: Any, images: Sequence[Any], device: torch.device | str,
+                                top: int = TOP_CLASSES) -> list[tuple[tuple[str, float], ...]]:
+    """The ``top`` likeliest classes of each image, best first, as (the model's own class name, its softmax
+    probability in [0, 1]); in batches of the reader's :attr:`~ImageReader.batch`. ValueError for a model without a
+    classifier head, :class:`UnreadableImage` (its index among ``images``) for an image the reader cannot prepare."""
     from attnviz.i18n import tr
 
     reader = reader_of(loaded)
     if not reader.labels:
         raise ValueError(tr("{name} has no classifier head: it names no classes (attnviz heads and the window show "
                             "its attention)").format(name=loaded.name))
-    lines: list[tuple[str, ...]] = []
+    lines: list[tuple[tuple[str, float], ...]] = []
     for start in range(0, len(images), max(reader.batch, 1)):
         try:
             inputs, _pictures = reader.prepare(images[start: start + reader.batch])
@@ -175,17 +182,18 @@ def classify(loaded: Any, images: Sequence[Any], device: torch.device | str, top
 
 
 def classify_prepared(reader: ImageReader, inputs: Tensor, device: torch.device | str, top: int = TOP_CLASSES
-                      ) -> list[tuple[str, ...]]:
-    """The ``top`` class names of each prepared image, best first: inputs (B, C, ·, ·) as :meth:`ImageReader.prepare`
-    made them (:func:`read_prepared`), run in batches of the reader's :attr:`~ImageReader.batch`; the reader has a
-    classifier head (``labels``)."""
-    lines: list[tuple[str, ...]] = []
+                      ) -> list[tuple[tuple[str, float], ...]]:
+    """The ``top`` likeliest classes of each prepared image, best first, as (class name, softmax probability):
+    inputs (B, C, ·, ·) as :meth:`ImageReader.prepare` made them (:func:`read_prepared`), run in batches of the
+    reader's :attr:`~ImageReader.batch`; the reader has a classifier head (``labels``)."""
+    lines: list[tuple[tuple[str, float], ...]] = []
     for start in range(0, len(inputs), max(reader.batch, 1)):
         with torch.no_grad():
             logits = reader.run(inputs[start: start + reader.batch].to(device)).logits
         assert logits is not None
-        indices, _probs = top_classes(reader, logits, top)
-        lines += [tuple(reader.labels[i] for i in row) for row in indices]
+        indices, probs = top_classes(reader, logits, top)
+        lines += [tuple((reader.labels[i], float(p)) for i, p in zip(row, row_probs, strict=True))
+                  for row, row_probs in zip(indices, probs, strict=True)]
     return lines
 
 

@@ -26,13 +26,35 @@ from attnviz.figures.spec import FigureSpec, GridSpec, NamedFigure, empty_figure
 from attnviz.gui.decoding_area import FIRST_STEP_HINT
 from attnviz.gui.grid_pixels import GridPicture, grid_picture
 from attnviz.gui.head_grid import HeadGrid
-from attnviz.gui.heatmap import Heatmap
+from attnviz.gui.heatmap import Heatmap, position_text
 from attnviz.gui.numbered import set_numbered
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 COMPUTING_GRID = N_("Computing all heads…")
+
+
+class ReadoutLabel(QtWidgets.QLabel):
+    """The hover read-out: two lines of the widget's font, wrapped, whatever the text. Its size never follows what
+    it says, so a longer read-out cannot make the dock lay itself out again under the pointer (the heatmap moved,
+    and the tooltip and the read-out named different cells)."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(" ", parent)
+        self.setWordWrap(True)
+        self.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QtCore.QSize:
+        margins = self.contentsMargins()
+        return QtCore.QSize(0, 2 * self.fontMetrics().lineSpacing() + margins.top() + margins.bottom() + 2)
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return self.sizeHint()
+
+    def hasHeightForWidth(self) -> bool:
+        return False
 
 
 class AttentionPanel(QtWidgets.QWidget):
@@ -68,7 +90,7 @@ class AttentionPanel(QtWidgets.QWidget):
         self.stack = QtWidgets.QStackedWidget()
         self.stack.addWidget(self.heatmap)
         self.stack.addWidget(self.grid)
-        self.readout = QtWidgets.QLabel(" ")
+        self.readout = ReadoutLabel()
         self.readout.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note = QtWidgets.QLabel()  # what the layout says of the kind on show (a decoder-only model's source view)
         self.note.setWordWrap(True)
@@ -319,11 +341,12 @@ class AttentionPanel(QtWidgets.QWidget):
             self.readout.setText(" ")
             return
         query, key = html.escape(view.rows[row]), html.escape(view.cols[col])
+        where = html.escape(position_text(row, col)) + " · "  # (a long map's tokens repeat: where the cell is)
         if on_demand(source) is not None:  # (a long prompt: only the map on show is computed, weights or scores)
             value = view.values[row, col]
-            self.readout.setText(tr("query <b>{query}</b> → key <b>{key}</b>: {name} {value:.4f}{masked}").format(
-                query=query, key=key, name=tr("score") if view.scores else tr("weight"), value=value,
-                masked=tr(" (masked)") if view.masked[row, col] else ""))
+            self.readout.setText(where + tr("query <b>{query}</b> → key <b>{key}</b>: {name} {value:.4f}{masked}")
+                                 .format(query=query, key=key, name=tr("score") if view.scores else tr("weight"),
+                                         value=value, masked=tr(" (masked)") if view.masked[row, col] else ""))
             return
         other = select(view.kind, view.layer, view.head, source, self.state.step, scores=not view.scores)
         weights, scores = (other, view) if view.scores else (view, other)
@@ -334,4 +357,4 @@ class AttentionPanel(QtWidgets.QWidget):
         else:
             text = tr("query <b>{query}</b> → key <b>{key}</b>: weight {weight:.4f}, score {score:.3f}").format(
                 query=query, key=key, weight=weight, score=scores.values[row, col])
-        self.readout.setText(text)
+        self.readout.setText(where + text)

@@ -72,7 +72,7 @@ class ExplainPanel(QtWidgets.QWidget):
         self.rows = Heatmap()
         self.rows.title_lines = 4  # model · step, then "What explains …": whole in a dock a third of 1024 px wide
         self.rows.set_hint(tr("Step the decoder: each method says which source words the new word came from"))
-        self.overlays = FigureCanvas()  # an image's rows, one overlay per method over the picture
+        self.overlays = FigureCanvas(reflow=True)  # an image's rows, one overlay per method over the picture
         self.overlays.setCursor(QtCore.Qt.CursorShape.ArrowCursor)
         self.shown_rows = QtWidgets.QStackedWidget()
         self.shown_rows.addWidget(self.rows)

@@ -16,14 +16,32 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.figures.image import ATTENTION, DEFAULT_OPACITY, SOURCES, OverlayChoice, overlay, overlay_grid
+from attnviz.figures.image import (
+    ATTENTION,
+    DEFAULT_OPACITY,
+    SCALES,
+    SOURCES,
+    WHOLE_RANGE,
+    OverlayChoice,
+    overlay,
+    overlay_grid,
+)
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure
 from attnviz.i18n import tr
 from attnviz.render.figure_painter import cell_at, figure_size, paint_figure
 from attnviz.session import Session, SessionState, changed
-from attnviz.session.images import sample_images, sample_name
+from attnviz.session.images import SAMPLE_NAMES, sample_images, sample_name
 
 TOP_SHOWN = 5
+
+
+def classes_note(labels: tuple[str, ...]) -> str:
+    """What the top classes can be at all: a classifier names one of its own classes for any picture (a cat gets a
+    clothing label from a Fashion-MNIST model)."""
+    if tuple(labels) == tuple(SAMPLE_NAMES.values()):  # (Fashion-MNIST's, in its order)
+        return tr("The model knows only Fashion-MNIST's 10 classes of clothing, learnt from 28 × 28 grey pictures "
+                  "on a black ground: any picture gets one of them.")
+    return tr("The model knows only its {count:,} classes: any picture gets one of them.").format(count=len(labels))
 
 
 def _bold(label: QtWidgets.QLabel) -> None:
@@ -34,28 +52,76 @@ def _bold(label: QtWidgets.QLabel) -> None:
 
 
 class FigureCanvas(QtWidgets.QWidget):
-    """Paints a figure scaled to fit (as its export paints it) and says which cell a click fell on."""
+    """Paints a figure scaled to fit (as its export paints it) and says which cell a click fell on.
+
+    reflow: a grid of small multiples (a GridSpec) is laid out in the number of columns that draws its panels
+    largest in the widget, its title wrapped above it in the widget's bold font (five overlays in one row under a
+    one-line title were drawn ~50 px wide with ~5-px titles in a narrow dock). The figure itself, what Export
+    writes, is unchanged."""
 
     clicked = QtCore.Signal(int, int, int)  # (panel, row, column) of the cell clicked
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None):
+    def __init__(self, parent: QtWidgets.QWidget | None = None, reflow: bool = False):
         super().__init__(parent)
         self.figure: AnyFigure | None = None
         self.message = ""
+        self.reflow = reflow
+        self._shown: tuple[tuple, AnyFigure | None] | None = None  # ((figure id, width, height), as painted)
         self.setMinimumSize(200, 200)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Expanding)
         self.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
 
     def show_figure(self, figure: AnyFigure | None, message: str = "") -> None:
-        self.figure, self.message = figure, message
+        self.figure, self.message, self._shown = figure, message, None
         self.update()
 
+    def _title(self) -> str:
+        """The title painted above a reflowed grid ("" where the figure paints its own)."""
+        return self.figure.title if self.reflow and isinstance(self.figure, GridSpec) else ""
+
+    def title_rect(self) -> QtCore.QRectF:
+        """Where a reflowed grid's title is painted: the widget's width, as many lines as it wraps to."""
+        title = self._title()
+        if not title:
+            return QtCore.QRectF(0, 0, self.width(), 0)
+        font = QtGui.QFont(self.font())
+        font.setBold(True)
+        flags = int(QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.TextFlag.TextWordWrap)
+        needed = QtGui.QFontMetrics(font).boundingRect(QtCore.QRect(0, 0, max(self.width() - 8, 1), 10_000), flags,
+                                                      title)
+        return QtCore.QRectF(4, 2, max(self.width() - 8, 1), min(needed.height(), self.height() // 3) + 4)
+
+    def shown_figure(self) -> AnyFigure | None:
+        """The figure as painted: a reflowed grid in the columns that draw its panels largest (without its title)."""
+        figure = self.figure
+        if not (self.reflow and isinstance(figure, GridSpec) and figure.panels):
+            return figure
+        key = (id(figure), self.width(), self.height(), self.font().key())
+        if self._shown is None or self._shown[0] != key:
+            room = QtCore.QSizeF(self.width(), max(self.height() - self.title_rect().bottom(), 1.0))
+            best: tuple[float, AnyFigure] | None = None
+            count = len(figure.panels)
+            for columns in range(1, count + 1):
+                rows = -(-count // columns)
+                candidate = replace(figure, columns=columns, title="", row_names=tuple(map(str, range(rows))))
+                size = figure_size(candidate)
+                scale = min(room.width() / max(size.width(), 1.0), room.height() / max(size.height(), 1.0))
+                if best is None or scale > best[0] + 1e-9:
+                    best = (scale, candidate)
+            assert best is not None
+            shown = best[1]
+            self._shown = (key, shown)
+        return self._shown[1]
+
     def _placement(self) -> tuple[float, float, float]:
-        """(scale, left, top) of the figure in the widget."""
-        assert self.figure is not None
-        size = figure_size(self.figure)
-        scale = min(self.width() / max(size.width(), 1.0), self.height() / max(size.height(), 1.0))
-        return scale, (self.width() - size.width() * scale) / 2, (self.height() - size.height() * scale) / 2
+        """(scale, left, top) of the figure as painted, under a reflowed grid's title."""
+        shown = self.shown_figure()
+        assert shown is not None
+        above = self.title_rect().bottom()
+        height = max(self.height() - above, 1.0)
+        size = figure_size(shown)
+        scale = min(self.width() / max(size.width(), 1.0), height / max(size.height(), 1.0))
+        return scale, (self.width() - size.width() * scale) / 2, above + (height - size.height() * scale) / 2
 
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
         painter = QtGui.QPainter(self)
@@ -65,18 +131,28 @@ class FigureCanvas(QtWidgets.QWidget):
             painter.drawText(self.rect().adjusted(12, 12, -12, -12),
                              QtCore.Qt.AlignmentFlag.AlignCenter | QtCore.Qt.TextFlag.TextWordWrap, self.message)
             return
+        if title := self._title():
+            font = QtGui.QFont(self.font())
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(QtGui.QColor("black"))
+            painter.drawText(self.title_rect(), int(QtCore.Qt.AlignmentFlag.AlignHCenter
+                                                    | QtCore.Qt.TextFlag.TextWordWrap), title)
+        shown = self.shown_figure()
+        assert shown is not None
         scale, left, top = self._placement()
         painter.translate(left, top)
         painter.scale(scale, scale)
-        paint_figure(painter, self.figure)
+        paint_figure(painter, shown)
         painter.end()
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
-        if self.figure is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
+        shown = self.shown_figure()
+        if shown is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
         scale, left, top = self._placement()
         point = event.position()
-        cell = cell_at(self.figure, (point.x() - left) / scale, (point.y() - top) / scale)
+        cell = cell_at(shown, (point.x() - left) / scale, (point.y() - top) / scale)
         if cell is not None:
             self.clicked.emit(*cell)
 
@@ -123,6 +199,12 @@ class ImagePanel(QtWidgets.QWidget):
         self.opacity.setRange(0, 100)
         self.opacity.setValue(round(DEFAULT_OPACITY * 100))
         self.opacity.setToolTip(tr("How strongly the attention covers the image"))
+        self.scale_box = QtWidgets.QComboBox()
+        for key, label in SCALES.items():
+            self.scale_box.addItem(tr(label), key)
+        self.scale_box.setToolTip(tr("0 to 1: the Attention dock's scale, a uniform row (each patch 1/n) stays dark. "
+                                     "0 to the largest: the largest weight on show is bright yellow, however small "
+                                     "(the title says how many times a uniform share it is)"))
         self.all_heads = QtWidgets.QCheckBox(tr("All heads"))
         self.all_heads.setToolTip(tr("Every layer × head as a small overlay; click one to show it"))
         self.cls_button = QtWidgets.QPushButton("[CLS]")
@@ -136,6 +218,7 @@ class ImagePanel(QtWidgets.QWidget):
             controls.addWidget(widget, 1, column)
         controls.addWidget(self.all_heads, 1, 4)
         controls.addWidget(self.cls_button, 1, 5)
+        controls.addWidget(self.scale_box, 2, 0, 1, 2)
         controls.setColumnStretch(6, 1)
 
         self.title = QtWidgets.QLabel("")
@@ -148,15 +231,27 @@ class ImagePanel(QtWidgets.QWidget):
         _bold(self.classes_title)
         self.class_names = [QtWidgets.QLabel("") for _ in range(TOP_SHOWN)]
         self.class_bars = [QtWidgets.QProgressBar() for _ in range(TOP_SHOWN)]
+        # the probability beside its bar, never drawn on it (a style draws a bar's text under its chunk)
+        self.class_percents = [QtWidgets.QLabel("") for _ in range(TOP_SHOWN)]
+        # what the model can answer at all: a picture of anything gets one of its classes
+        self.classes_note = QtWidgets.QLabel("")
+        self.classes_note.setWordWrap(True)
+        self.classes_note.setStyleSheet("color: #555;")
+        self.classes_note.setMaximumWidth(240)
         classes = QtWidgets.QGridLayout()
-        classes.addWidget(self.classes_title, 0, 0, 1, 2)
-        for row, (name, bar) in enumerate(zip(self.class_names, self.class_bars, strict=True), start=1):
+        classes.addWidget(self.classes_title, 0, 0, 1, 3)
+        for row, (name, bar, percent) in enumerate(zip(self.class_names, self.class_bars, self.class_percents,
+                                                       strict=True), start=1):
             bar.setRange(0, 1000)
-            bar.setTextVisible(True)
-            bar.setMaximumWidth(110)
+            bar.setTextVisible(False)
+            bar.setMaximumWidth(90)
+            bar.setMaximumHeight(max(8, self.fontMetrics().height() - 4))
+            percent.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
             classes.addWidget(name, row, 0)
             classes.addWidget(bar, row, 1)
-        classes.setRowStretch(TOP_SHOWN + 1, 1)
+            classes.addWidget(percent, row, 2)
+        classes.addWidget(self.classes_note, TOP_SHOWN + 1, 0, 1, 3)
+        classes.setRowStretch(TOP_SHOWN + 2, 1)
         self.info = QtWidgets.QLabel("")
         self.info.setWordWrap(True)
         middle = QtWidgets.QHBoxLayout()
@@ -171,7 +266,8 @@ class ImagePanel(QtWidgets.QWidget):
         layout.addLayout(middle, 1)
         layout.addWidget(self.info)
         self.all_heads.toggled.connect(self._on_all_heads_toggled)
-        for signal in (self.source_box.currentIndexChanged, self.opacity.valueChanged, self.all_heads.toggled):
+        for signal in (self.source_box.currentIndexChanged, self.opacity.valueChanged, self.all_heads.toggled,
+                       self.scale_box.currentIndexChanged):
             signal.connect(self._redraw)
         self.layer.valueChanged.connect(self._on_layer_or_head)
         self.head.currentIndexChanged.connect(self._on_layer_or_head)
@@ -222,20 +318,25 @@ class ImagePanel(QtWidgets.QWidget):
         classes = source.classes if source is not None else ()
         probs = [float(p) for p in source.class_probs] if source is not None and source.class_probs is not None else []
         self.classes_title.setVisible(bool(classes))
-        for index, (label, bar) in enumerate(zip(self.class_names, self.class_bars, strict=True)):
+        for index, (label, bar, percent) in enumerate(zip(self.class_names, self.class_bars, self.class_percents,
+                                                          strict=True)):
             shown = index < len(classes)
-            label.setVisible(shown)
-            bar.setVisible(shown)
+            for widget in (label, bar, percent):
+                widget.setVisible(shown)
             if shown:
                 label.setText(tr(classes[index]))  # (Fashion-MNIST's names in the interface's language; others as is)
                 label.setToolTip(tr("The model's own name: {name}").format(name=classes[index]))
                 bar.setValue(round(float(probs[index]) * 1000))
-                bar.setFormat(f"{float(probs[index]):.1%}")
+                percent.setText(f"{float(probs[index]):.1%}")
+        model = self.state.model
+        self.classes_note.setText(classes_note(model.labels) if classes and model is not None else "")
+        self.classes_note.setVisible(bool(self.classes_note.text()))
 
     # -- what is drawn ----------------------------------------------------------------------
     def choice(self) -> OverlayChoice:
         return OverlayChoice(self.source_box.currentData() or ATTENTION, self.layer.value() - 1,
-                             self.head.currentData(), self.query, self.opacity.value() / 100)
+                             self.head.currentData(), self.query, self.opacity.value() / 100,
+                             self.scale_box.currentData() or WHOLE_RANGE)
 
     def figure(self) -> NamedFigure | None:
         """The overlay on show (every layer × head's with All heads), named as its file; None with no image."""

@@ -152,7 +152,8 @@ class TrainPanel(QtWidgets.QWidget):
 
         controls = QtWidgets.QGridLayout()  # label above control, as the other panels; narrow enough to dock
         rows: tuple[tuple[tuple[str, QtWidgets.QWidget, int], ...], ...] = (
-            ((tr("Model"), self.family_box, 2), (tr("Task"), self.task_box, 2)),
+            ((tr("Model"), self.family_box, 4),),  # (each a row of its own: side by side, both were cut)
+            ((tr("Task"), self.task_box, 4),),
             ((tr("Size"), self.size_box, 1), (tr("Width"), self.width_box, 1), (tr("Layers"), self.layers_box, 1),
              (tr("Heads"), self.heads_box, 1)),
             ((tr("Epochs"), self.epochs_box, 1), (tr("Minutes"), self.minutes_box, 1),
@@ -179,6 +180,8 @@ class TrainPanel(QtWidgets.QWidget):
                                                    symbolBrush=(31, 119, 180), symbolPen=None)
         self.score_view = TitledPlot(title=tr("Held-out exact match and alignment agreement (%), by step"))
         self.score_view.plot.setYRange(0, 100)
+        for view in (self.loss_view, self.score_view):  # (short plots beside the map: two lines, never cut to one)
+            view.wrap_height = 0
         self.score_curve = self.score_view.plot.plot([], [], pen=SCORE_PEN)
         self.agreement_curve = self.score_view.plot.plot([], [], pen=AGREEMENT_PEN)
         # the legend as a label that wraps: a plot's own legend would set the dock's least width
@@ -550,6 +553,8 @@ class TrainPanel(QtWidgets.QWidget):
         self.agreement_curve.setVisible(has_agreement)
         if percent:
             self.score_view.plot.setYRange(0, 100)
+        for view in (self.loss_view, self.score_view):  # (short plots beside the map: two lines, never cut to one)
+            view.wrap_height = 0
         else:
             self.score_view.plot.enableAutoRange(axis="y")
         self.slider.blockSignals(True)
