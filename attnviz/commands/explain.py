@@ -212,8 +212,12 @@ def run(args: argparse.Namespace) -> int:
     refuse_one_image(args.data)
     if processes.wanted(args):  # this run starts the job's processes and watches them
         return processes.launch(args, chosen_device(args.device))
-    try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
-        with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
+    from attnviz.core.heads.distributed import watched_job
+
+    try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s; a process of
+        # a job is watched from its start, the model's loading included
+        with watched_job(), Heartbeat("attnviz explain",
+                                      enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run(args, progress)
     except CliError:
         if os.environ.get("RANK", "0") not in ("", "0"):
@@ -283,7 +287,12 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         sinks_by_position_csv,
         sinks_csv,
     )
-    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.heads.distributed import (
+        at_loading,
+        device_for_rank,
+        launched_by_torchrun,
+        reducer_from_environment,
+    )
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
     from attnviz.render.figure_files import SIDECAR
@@ -297,6 +306,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     sentences = None if args.heldout else sentences_to_explain(args, None)  # (the held-out split: the model's options)
     set_threads(args.threads if args.threads is not None else 1)
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+    at_loading()
     loaded, device = load_model(args.checkpoint, args.device)
     if input_command("explain", loaded.model_kind) is not None:  # (its input is a folder, not sentences)
         raise CliError(tr("{checkpoint} reads images: give a folder of images as --data").format(
