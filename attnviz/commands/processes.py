@@ -425,7 +425,12 @@ class Job:
                 break
             time.sleep(0.05)
         deadline = time.monotonic() + 1.0  # (the others' exits that come with it: the cause among them)
+        speaker = self.processes.get(0) if self._quiet_usage(codes) else None
+        if speaker is not None:  # (bad input every process meets: process 0 says it, however far behind the
+            deadline += STOP_GRACE_S  # others it is on a busy machine; then the rest as usual)
         while time.monotonic() < deadline and any(p.poll() is None for p in self.processes.values()):
+            if speaker is not None and speaker.poll() is not None:
+                deadline, speaker = min(deadline, time.monotonic() + 1.0), None
             time.sleep(0.05)
         codes = {rank: process.poll() for rank, process in self.processes.items()}
         self._stop_all()
@@ -455,6 +460,13 @@ class Job:
         self._say([tr("attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped").format(
             rank=rank, world=self.world, code=codes[rank])])
         return EXIT_INTERNAL
+
+    def _quiet_usage(self, codes: dict[int, int | None]) -> bool:
+        """Whether the processes that failed all left on bad input without a word (exit 2: processes but 0 meet
+        it quietly) while process 0 still runs: it will say the one line."""
+        failed = [rank for rank, code in codes.items() if code not in (None, 0)]
+        return bool(failed) and 0 in codes and codes[0] is None and all(
+            codes[rank] == EXIT_USAGE and not self.final[rank] for rank in failed)
 
     def _settle(self) -> None:
         """Wait (briefly) for the processes' stderr to be read to its end."""
