@@ -174,11 +174,12 @@ def test_job_options_need_processes(capsys, tmp_path):
 def test_a_process_stopped_while_the_model_loads_ends_the_job_in_one_line(tiny_models, tmp_path):
     """Issue 60 §4: process 1 stops itself (SIGSTOP) as the model starts loading; before, process 0 waited in the
     rendezvous for the whole timeout (609 s with the default 600) with no store to see the silence; now the
-    heartbeat runs from the process's start, and the stopped one is named at the silence bound (here the 5 s
-    timeout: at most 30 s with the default)."""
+    heartbeat runs from the process's start, and the stopped one is named at the silence bound, 30 s. (The timeout,
+    120 s here, is above it, so only the silence can end the job: with one of 5 s, the wait in the rendezvous,
+    begun before the stop, could reach the timeout first and name process 1 as late instead.)"""
     out = tmp_path / "out"
     job = _job("heads", "--checkpoint", str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]),
-               "--format", "csv", "--out", str(out), ATTNVIZ_HEADS_TIMEOUT="5", ATTNVIZ_TEST_LOADING="stop:1")
+               "--format", "csv", "--out", str(out), ATTNVIZ_HEADS_TIMEOUT="120", ATTNVIZ_TEST_LOADING="stop:1")
     _, stderr = _finished(job)
     assert job.returncode == 3, stderr
     line = one_error_line(stderr)
