@@ -214,8 +214,12 @@ def run(args: argparse.Namespace) -> int:
         formats = checked_options(args)  # (the options, --out and the files in the way before the processes start)
         refuse_replacing(args, _written_names(args, formats))
         return processes.launch(args, chosen_device(args.device))
-    try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s
-        with Heartbeat("attnviz explain", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
+    from attnviz.core.heads.distributed import watched_job
+
+    try:  # progress on stderr (rank 0): each part as it starts, every tenth, and at least every 10 s; a process of
+        # a job is watched from its start, the model's loading included
+        with watched_job(), Heartbeat("attnviz explain",
+                                      enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run(args, progress)
     except CliError:
         if os.environ.get("RANK", "0") not in ("", "0"):
@@ -295,7 +299,12 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         sinks_by_position_csv,
         sinks_csv,
     )
-    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.heads.distributed import (
+        at_loading,
+        device_for_rank,
+        launched_by_torchrun,
+        reducer_from_environment,
+    )
     from attnviz.core.layout import Capability
     from attnviz.figures.explain import explain_figures
 
@@ -306,6 +315,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     sentences = None if args.heldout else sentences_to_explain(args, None)  # (the held-out split: the model's options)
     set_threads(args.threads if args.threads is not None else 1)
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+    at_loading()
     loaded, device = load_model(args.checkpoint, args.device)
     if input_command("explain", loaded.model_kind) is not None:  # (its input is a folder, not sentences)
         raise CliError(tr("{checkpoint} reads images: give a folder of images as --data").format(

@@ -125,8 +125,10 @@ def run(args: argparse.Namespace) -> int:
         check_scale_option(args.scale)
         check_out_option(args.out)
         return processes.launch(args, chosen_device(args.device))
-    try:
-        with Heartbeat("attnviz heads", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
+    from attnviz.core.heads.distributed import watched_job
+
+    try:  # (a process of a job: watched from its start, the model's loading included)
+        with watched_job(), Heartbeat("attnviz heads", enabled=os.environ.get("RANK", "0") in ("", "0")) as progress:
             return _run_heads(args, progress)
     except CliError:
         if os.environ.get("RANK", "0") not in ("", "0"):
@@ -146,7 +148,12 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
         pruning_curve,
         read_corpus,
     )
-    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.heads.distributed import (
+        at_loading,
+        device_for_rank,
+        launched_by_torchrun,
+        reducer_from_environment,
+    )
     from attnviz.core.heads.sinks import sinks_csv
     from attnviz.figures.heads import atlas_figure_stems, atlas_figures, sink_figure_stems, sink_figures
     from attnviz.render.figure_files import SIDECAR
@@ -185,6 +192,7 @@ def _run_heads(args: argparse.Namespace, progress: Heartbeat) -> int:
     refuse_replacing(args, ["heads.csv", *(["pruning.csv"] if pruning else []), SINKS_BY_POSITION_CSV, "COLUMNS.md",
                             SIDECAR])
     progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+    at_loading()
     loaded, device = load_model(args.checkpoint, args.device)
     if loaded.kind == "hf-encoder" and args.task is None:  # (an encoder-only folder decodes nothing: documents)
         return _run_documents(args, progress, formats, (loaded, device))
@@ -280,7 +288,12 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
     from attnviz.core.columns import DOCUMENTS_FILES, HEADS_CSV, SINKS_BY_POSITION_CSV
     from attnviz.core.device import DeviceUnavailableError
     from attnviz.core.heads import CorpusError
-    from attnviz.core.heads.distributed import device_for_rank, launched_by_torchrun, reducer_from_environment
+    from attnviz.core.heads.distributed import (
+        at_loading,
+        device_for_rank,
+        launched_by_torchrun,
+        reducer_from_environment,
+    )
     from attnviz.core.heads.sinks import sinks_csv
     from attnviz.core.hf.documents import DocumentsTooLong, document_atlas, is_encoder, read_documents, reads_documents
     from attnviz.figures.heads import atlas_figure_stems, atlas_figures, sink_figure_stems, sink_figures
@@ -288,6 +301,7 @@ def _run_documents(args: argparse.Namespace, progress: Heartbeat, formats: list[
 
     if model is None:
         progress.stage(tr("loading {checkpoint}").format(checkpoint=args.checkpoint))
+        at_loading()
         model = load_model(args.checkpoint, args.device)
     loaded, device = model
     if not reads_documents(loaded):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import json
 import os
 import queue
 import signal
@@ -25,7 +26,7 @@ import threading
 import time
 from typing import IO, Any
 
-from attnviz.commands.shared import EXIT_INTERNAL, CliError, Terminated
+from attnviz.commands.shared import EXIT_INTERNAL, EXIT_USAGE, CliError, Terminated
 from attnviz.i18n import N_, language, tr
 
 PROCESSES_HELP = N_("run as a job of N processes on this machine (on the CPU: at most one per core; on CUDA: one per "
@@ -121,7 +122,7 @@ def launch(args: argparse.Namespace, device: Any) -> int:
     """Run ``args.argv`` (the command line without --processes) as the job; its exit code."""
     import torch.distributed as dist
 
-    from attnviz.core.heads.distributed import EXIT_PEER, timeout_seconds
+    from attnviz.core.heads.distributed import EXIT_PEER, LAUNCHER_ENV, timeout_seconds
 
     check_processes(args.processes, device)
     if args.nodes < 1:
@@ -139,6 +140,7 @@ def launch(args: argparse.Namespace, device: Any) -> int:
         raise CliError(tr("--nodes {nodes}: give every machine --rendezvous HOST:PORT of machine 0").format(
             nodes=args.nodes))
     world = args.processes * args.nodes
+    options = job_options(args)
     store = None
     if args.node_rank == 0:  # machine 0 holds the job's store, for as long as the job runs
         if args.nodes > 1:
@@ -150,15 +152,178 @@ def launch(args: argparse.Namespace, device: Any) -> int:
             raise CliError(tr("--rendezvous {address}: cannot listen there ({error})").format(
                 address=f"{host}:{port}", error=str(error).splitlines()[0] if str(error) else error)) from None
         port = store.port
+        store.set(OPTIONS_KEY, json.dumps(options))  # (the other machines compare theirs with these)
+    else:
+        store = meet_machine_0(host, port, args.command)
+        if store is None:
+            return EXIT_PEER
+        check_same_options(store, options, args.node_rank)
+    data = piped_data(args.data)  # (a pipe: read once here, every process reads the copy)
+    argv = without_job_options(args.argv)
+    if data is not None and data.name != str(args.data):
+        argv = with_data(argv, data.name)
     env = {**os.environ, "MASTER_ADDR": host, "MASTER_PORT": str(port), "WORLD_SIZE": str(world),
            "LOCAL_WORLD_SIZE": str(args.processes), "GROUP_RANK": str(args.node_rank),
-           "TORCHELASTIC_USE_AGENT_STORE": str(True)}  # (torch's env:// then joins this store instead of making one)
-    command = [sys.executable, "-m", "attnviz", "--lang", language(), *without_job_options(args.argv)]
+           "TORCHELASTIC_USE_AGENT_STORE": str(True),  # (torch's env:// then joins this store instead of making one)
+           LAUNCHER_ENV: str(os.getpid())}  # (a process whose launcher is gone ends itself, even while loading)
+    command = [sys.executable, "-m", "attnviz", "--lang", language(), *argv]
     job = Job(command, env, args.processes, args.node_rank * args.processes, world)
+    job.data = data
+    if args.node_rank == 0 and args.nodes > 1:
+        job.refusals = (store, args.nodes)
     try:
         return job.run(EXIT_PEER)
     finally:
+        if data is not None:
+            os.close(data.fd)
         del store
+
+
+OPTIONS_KEY = "attnviz/options"  # machine 0's options (JSON): each other machine compares its own with them
+REFUSED_KEY = "attnviz/refused/{node}"  # a machine refused for other options than machine 0's: the differences
+MACHINE_LOCAL = ("argv", "run", "node_rank", "rendezvous", "out", "force", "threads")  # may differ between machines
+
+
+def job_options(args: argparse.Namespace) -> dict[str, list[Any]]:
+    """The options every machine of a job must share: {option: [given on the command line, its value as text]}
+    (those of MACHINE_LOCAL left out: --out and --force only matter on machine 0, --threads to each machine)."""
+    given = {arg.split("=", 1)[0] for arg in args.argv if arg.startswith("--")}
+    return {f"--{dest.replace('_', '-')}": [f"--{dest.replace('_', '-')}" in given, str(value)]
+            for dest, value in sorted(vars(args).items()) if dest not in MACHINE_LOCAL}
+
+
+def option_differences(here: dict[str, list[Any]], there: dict[str, list[Any]], node: int) -> list[str]:
+    """Each option whose value differs between this machine (--node-rank ``node``) and machine 0, in words; an
+    option neither gave (each its own default, e.g. a path under its own installation) does not differ."""
+    out = []
+    for option in sorted(set(here) | set(there)):
+        mine, theirs = here.get(option, [False, "-"]), there.get(option, [False, "-"])
+        if mine[1] != theirs[1] and (mine[0] or theirs[0]):
+            out.append(tr("{option} {here} on machine {node}, {there} on machine 0").format(
+                option=option, here=mine[1], node=node, there=theirs[1]))
+    return out
+
+
+def check_same_options(store: Any, options: dict[str, list[Any]], node: int) -> None:
+    """CliError (and a word to machine 0, which stops its processes) unless this machine's options are machine
+    0's: a job whose machines differ (--no-pruning on one) would run its whole work and then break in an exchange
+    one machine never comes to."""
+    try:
+        there = json.loads(store.get(OPTIONS_KEY))
+    except Exception as error:
+        raise CliError(tr("the rendezvous holds no options of machine 0 ({error}): is it attnviz's?").format(
+            error=str(error).splitlines()[0] if str(error) else type(error).__name__)) from None
+    if differences := option_differences(options, there, node):
+        said = "; ".join(differences)
+        with contextlib.suppress(Exception):
+            store.set(REFUSED_KEY.format(node=node), said)
+        raise CliError(tr("machine {node} was started with other options than machine 0 ({differences}): every "
+                          "machine runs the same command, only --node-rank differs").format(node=node,
+                                                                                           differences=said))
+
+
+def meet_machine_0(host: str, port: int, command: str) -> Any:
+    """A client of the job's store on machine 0 (--node-rank above 0), waited for at most ATTNVIZ_HEADS_TIMEOUT
+    seconds with a line saying so (a try every few seconds: Ctrl+C is heard between them); None, after one line
+    saying machine 0 never came, when it has not come by then."""
+    import socket
+
+    import torch.distributed as dist
+
+    from attnviz.core.heads.distributed import TIMEOUT_ENV, timeout_seconds
+
+    address = f"{host}:{port}"
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise CliError(tr("--rendezvous {address}: no such host ({error})").format(
+            address=address, error=error.strerror or error)) from None
+    limit = timeout_seconds()
+    print(tr("attnviz {command}: waiting for machine 0 at {address} (at most {seconds:g} s, {env})").format(
+        command=command, address=address, seconds=limit, env=TIMEOUT_ENV), file=sys.stderr, flush=True)
+    deadline = time.monotonic() + limit
+    while (left := deadline - time.monotonic()) > 0:
+        tried = time.monotonic()
+        try:  # (a plain socket first: torch's client logs every failed try, with its C++ stack)
+            with socket.create_connection((host, port), timeout=max(0.1, min(MEET_TRY_S, left))):
+                break
+        except OSError:  # (nothing listens there yet, or no answer in this try): one try every MEET_TRY_S s
+            time.sleep(max(0.0, min(tried + MEET_TRY_S, deadline) - time.monotonic()))
+    else:
+        print(tr("attnviz: error: machine 0 did not come to the rendezvous at {address} in {seconds:g} s ({env}): "
+                 "start the same command there with --node-rank 0; nothing was written").format(
+            address=address, seconds=limit, env=TIMEOUT_ENV), file=sys.stderr, flush=True)
+        return None
+    try:
+        return dist.TCPStore(host, port, is_master=False, timeout=datetime.timedelta(seconds=limit))
+    except Exception as error:
+        raise CliError(tr("--rendezvous {address}: no attnviz job's rendezvous there ({error})").format(
+            address=address, error=str(error).splitlines()[0] if str(error) else type(error).__name__)) from None
+
+
+MEET_TRY_S = 2.0  # each try to reach machine 0's store waits this long at most
+
+
+class PipedData:
+    """--data that was a pipe, read once by the launcher into an anonymous file in memory: its descriptor (open in
+    every process) and the name the processes read it by (the pipe's own name where that is /dev/fd/N)."""
+
+    def __init__(self, fd: int, name: str, given: str):
+        self.fd, self.name, self.given = fd, name, given
+
+
+def piped_data(path: Any) -> PipedData | None:
+    """A pipe given as --data (``<(zcat corpus.gz)``, a FIFO) read once, here, into memory; None for anything else
+    (a file, which every process reads itself, or a name that is no file, which process 0 names in one line). Only
+    one reader gets a pipe's lines, and a descriptor like /dev/fd/63 is the launcher's alone: the processes could
+    not share it. No line is read whole past a document line's bound (1 MiB): the processes refuse that line."""
+    import re
+    import stat
+
+    from attnviz.core.heads.corpus import MAX_DOCUMENT_LINE_BYTES
+
+    if path is None:
+        return None
+    try:
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    if not hasattr(os, "memfd_create"):
+        raise CliError(tr("--data {path} is a pipe, which one process alone can read: under --processes give a file"
+                          ).format(path=path))
+    copy = os.memfd_create("attnviz-data")
+    try:
+        with open(path, "rb") as pipe, os.fdopen(os.dup(copy), "wb") as out:
+            while raw := pipe.readline(MAX_DOCUMENT_LINE_BYTES + 1):
+                out.write(raw)
+                if len(raw) > MAX_DOCUMENT_LINE_BYTES and not raw.endswith(b"\n"):
+                    break
+    except OSError as error:
+        os.close(copy)
+        raise CliError(tr("{path} cannot be read: {reason}").format(path=path, reason=error.strerror)) from None
+    if (number := re.fullmatch(r"/(?:dev|proc/self)/fd/(\d+)", str(path))) and int(number[1]) > 2:
+        os.dup2(copy, int(number[1]))  # (in the pipe's place, read to its end: the processes read the same name)
+        os.close(copy)
+        return PipedData(int(number[1]), str(path), str(path))
+    return PipedData(copy, f"/dev/fd/{copy}", str(path))
+
+
+def with_data(argv: list[str], name: str) -> list[str]:
+    """``argv`` with --data's value replaced by ``name``."""
+    out, replace = [], False
+    for arg in argv:
+        if replace:
+            out.append(name)
+            replace = False
+        elif arg == "--data":
+            out.append(arg)
+            replace = True
+        elif arg.startswith("--data="):
+            out.append(f"--data={name}")
+        else:
+            out.append(arg)
+    return out
 
 
 def without_job_options(argv: list[str]) -> list[str]:
@@ -187,11 +352,14 @@ class Job:
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
         self.ended: set[int] = set()  # the processes whose stderr has been read to its end
         self.final_prefixes = final_prefixes()
+        self.data: PipedData | None = None  # --data read once from a pipe: open in every process
+        self.refusals: tuple[Any, int] | None = None  # (the job's store, the machines): a machine refused there
 
     def run(self, exit_peer: int) -> int:
         for local, rank in enumerate(self.ranks):
             env = {**self.env, "RANK": str(rank), "LOCAL_RANK": str(local)}
-            self.processes[rank] = subprocess.Popen(self.command, env=env, stderr=subprocess.PIPE)
+            self.processes[rank] = subprocess.Popen(self.command, env=env, stderr=subprocess.PIPE,
+                                                    pass_fds=() if self.data is None else (self.data.fd,))
             assert self.processes[rank].stderr is not None
             threading.Thread(target=self._read, args=(rank, self.processes[rank].stderr), daemon=True).start()
         try:
@@ -224,9 +392,30 @@ class Job:
             elif passing and rank == 0:
                 print(line, file=sys.stderr, flush=True)
 
+    def _refused(self) -> str | None:
+        """What another machine was refused for (its options not machine 0's), in one line, or None."""
+        if self.refusals is None:
+            return None
+        store, nodes = self.refusals
+        for node in range(1, nodes):
+            with contextlib.suppress(Exception):
+                if store.check([REFUSED_KEY.format(node=node)]):
+                    return tr("attnviz: error: machine {node} was started with other options than this one "
+                              "({differences}): every machine runs the same command, only --node-rank differs; the "
+                              "job stopped, nothing was written").format(
+                        node=node, differences=store.get(REFUSED_KEY.format(node=node)).decode())
+        return None
+
     def _watch(self, exit_peer: int) -> int:
+        turns = 0
         while True:
             self._drain(passing=True)
+            turns += 1
+            if turns % 10 == 0 and (refused := self._refused()) is not None:
+                self._stop_all()
+                self._settle()
+                self._say([refused])
+                return EXIT_USAGE
             codes = {rank: process.poll() for rank, process in self.processes.items()}
             if all(code == 0 for code in codes.values()):
                 self._settle()
@@ -236,7 +425,12 @@ class Job:
                 break
             time.sleep(0.05)
         deadline = time.monotonic() + 1.0  # (the others' exits that come with it: the cause among them)
+        speaker = self.processes.get(0) if self._quiet_usage(codes) else None
+        if speaker is not None:  # (bad input every process meets: process 0 says it, however far behind the
+            deadline += STOP_GRACE_S  # others it is on a busy machine; then the rest as usual)
         while time.monotonic() < deadline and any(p.poll() is None for p in self.processes.values()):
+            if speaker is not None and speaker.poll() is not None:
+                deadline, speaker = min(deadline, time.monotonic() + 1.0), None
             time.sleep(0.05)
         codes = {rank: process.poll() for rank, process in self.processes.items()}
         self._stop_all()
@@ -267,6 +461,13 @@ class Job:
             rank=rank, world=self.world, code=codes[rank])])
         return EXIT_INTERNAL
 
+    def _quiet_usage(self, codes: dict[int, int | None]) -> bool:
+        """Whether the processes that failed all left on bad input without a word (exit 2: processes but 0 meet
+        it quietly) while process 0 still runs: it will say the one line."""
+        failed = [rank for rank, code in codes.items() if code not in (None, 0)]
+        return bool(failed) and 0 in codes and codes[0] is None and all(
+            codes[rank] == EXIT_USAGE and not self.final[rank] for rank in failed)
+
     def _settle(self) -> None:
         """Wait (briefly) for the processes' stderr to be read to its end."""
         deadline = time.monotonic() + 5.0
@@ -295,7 +496,8 @@ class Job:
                 process.kill()
                 process.wait()
 
-    @staticmethod
-    def _say(lines: list[str]) -> None:
+    def _say(self, lines: list[str]) -> None:
         for line in lines:
+            if self.data is not None and self.data.name != self.data.given:  # (the pipe by the name it was given)
+                line = line.replace(self.data.name, self.data.given)
             print(line, file=sys.stderr, flush=True)

@@ -29,7 +29,7 @@
         <translation>（已屏蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="254"/>
+        <location filename="../../attnviz/commands/processes.py" line="448"/>
         <source> (often: out of memory)</source>
         <translation>（通常是内存不足）</translation>
     </message>
@@ -306,6 +306,11 @@
         <translation>--data {data} 是单张图像：请给出句子的文本文件，或对图像模型给出一个图像文件夹</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/processes.py" line="293"/>
+        <source>--data {path} is a pipe, which one process alone can read: under --processes give a file</source>
+        <translation>--data {path} 是管道，只能由一个进程读取：使用 --processes 时请给出文件</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/train_images.py" line="41"/>
         <source>--data: give the folder with Fashion-MNIST's four idx files (not found: {path})</source>
         <translation>--data：请给出存放 Fashion-MNIST 四个 idx 文件的文件夹（未找到：{path}）</translation>
@@ -356,7 +361,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="267"/>
+        <location filename="../../attnviz/commands/explain.py" line="271"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -391,7 +396,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="265"/>
+        <location filename="../../attnviz/commands/explain.py" line="269"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
@@ -412,7 +417,7 @@
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="251"/>
+        <location filename="../../attnviz/commands/explain.py" line="255"/>
         <source>--methods: unknown {names}; choose from {methods}</source>
         <translation>--methods：未知的方法 {names}；可选 {methods}</translation>
     </message>
@@ -422,37 +427,37 @@
         <translation>--minutes 必须大于 0 且不超过 1,440</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="130"/>
+        <location filename="../../attnviz/commands/processes.py" line="131"/>
         <source>--node-rank must be from 0 to {most} (--nodes {nodes}), got {rank}</source>
         <translation>--node-rank 必须在 0 到 {most} 之间（--nodes {nodes}），收到的是 {rank}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="128"/>
+        <location filename="../../attnviz/commands/processes.py" line="129"/>
         <source>--nodes must be at least 1, got {nodes}</source>
         <translation>--nodes 至少为 1，收到的是 {nodes}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="139"/>
+        <location filename="../../attnviz/commands/processes.py" line="140"/>
         <source>--nodes {nodes}: give every machine --rendezvous HOST:PORT of machine 0</source>
         <translation>--nodes {nodes}：请给每台机器加上 --rendezvous HOST:PORT（0 号机器的地址）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="97"/>
+        <location filename="../../attnviz/commands/processes.py" line="98"/>
         <source>--nodes, --node-rank and --rendezvous shape a job: add --processes N</source>
         <translation>--nodes、--node-rank 和 --rendezvous 用于组成多进程作业：请加上 --processes N</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="107"/>
+        <location filename="../../attnviz/commands/processes.py" line="108"/>
         <source>--processes must be at least 1, got {count}</source>
         <translation>--processes 至少为 1，收到的是 {count}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="116"/>
+        <location filename="../../attnviz/commands/processes.py" line="117"/>
         <source>--processes {count}: this machine has {cores} CPU core(s), and more processes than cores only wait for each other: give at most {cores}</source>
         <translation>--processes {count}：本机只有 {cores} 个 CPU 核心，进程多于核心只会互相等待：最多给 {cores}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="113"/>
+        <location filename="../../attnviz/commands/processes.py" line="114"/>
         <source>--processes {count}: this machine has {gpus} GPU(s), and each process takes one: give at most {gpus}, or run on the CPU (--device cpu)</source>
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
@@ -472,22 +477,28 @@
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="136"/>
+        <location filename="../../attnviz/commands/processes.py" line="137"/>
         <source>--rendezvous must be HOST:PORT, got {text!r}</source>
         <translation>--rendezvous 必须是 HOST:PORT，收到的是 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="150"/>
+        <location filename="../../attnviz/commands/processes.py" line="152"/>
         <source>--rendezvous {address}: cannot listen there ({error})</source>
         <translation>--rendezvous {address}：无法在此监听（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="55"/>
+        <location filename="../../attnviz/commands/processes.py" line="260"/>
+        <source>--rendezvous {address}: no attnviz job's rendezvous there ({error})</source>
+        <translation>--rendezvous {address}：那里没有 attnviz 作业的会合点（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="56"/>
+        <location filename="../../attnviz/commands/processes.py" line="239"/>
         <source>--rendezvous {address}: no such host ({error})</source>
         <translation>--rendezvous {address}：没有这台主机（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="66"/>
+        <location filename="../../attnviz/commands/processes.py" line="67"/>
         <source>--rendezvous {address}: this machine (--node-rank 0) cannot listen there ({error}): give one of its own addresses</source>
         <translation>--rendezvous {address}：本机（--node-rank 0）无法在该地址监听（{error}）：请给出本机自己的地址</translation>
     </message>
@@ -650,7 +661,7 @@
         <translation>；图像模型：存放 Fashion-MNIST 四个 idx 文件的文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="266"/>
+        <location filename="../../attnviz/commands/heads.py" line="274"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
@@ -931,7 +942,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="228"/>
+        <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
     </message>
@@ -1238,7 +1249,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="327"/>
+        <location filename="../../attnviz/commands/explain.py" line="337"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1248,8 +1259,8 @@
         <translation>attnviz 翻页动画：{model} · {sentence}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="216"/>
-        <location filename="../../attnviz/commands/heads.py" line="314"/>
+        <location filename="../../attnviz/commands/heads.py" line="224"/>
+        <location filename="../../attnviz/commands/heads.py" line="328"/>
         <source>attnviz heads: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz heads：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1289,6 +1300,11 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/processes.py" line="242"/>
+        <source>attnviz {command}: waiting for machine 0 at {address} (at most {seconds:g} s, {env})</source>
+        <translation>attnviz {command}：正在等待位于 {address} 的 0 号机器（最多 {seconds:g} 秒，{env}）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/models/encoder_only.py" line="132"/>
         <source>attnviz's BERT adds a learned table, one vector per position, to the token and segment embeddings.</source>
         <translation>attnviz 的 BERT 把一张学习得到的表（每个位置一个向量）加到词元嵌入和片段嵌入上。</translation>
@@ -1299,19 +1315,29 @@
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="255"/>
+        <location filename="../../attnviz/commands/processes.py" line="253"/>
+        <source>attnviz: error: machine 0 did not come to the rendezvous at {address} in {seconds:g} s ({env}): start the same command there with --node-rank 0; nothing was written</source>
+        <translation>attnviz：错误：0 号机器在 {seconds:g} 秒内未到达 {address} 的会合点（{env}）：请在那里以 --node-rank 0 运行同一条命令；未写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="403"/>
+        <source>attnviz: error: machine {node} was started with other options than this one ({differences}): every machine runs the same command, only --node-rank differs; the job stopped, nothing was written</source>
+        <translation>attnviz：错误：机器 {node} 启动时的选项与本机不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同；作业已停止，未写入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="449"/>
         <source>attnviz: error: process {rank} of {world} (pid {pid}) was killed by {signal}{oom}: the job stopped; nothing was written</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank}（pid {pid}）被 {signal} 终止{oom}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="266"/>
+        <location filename="../../attnviz/commands/processes.py" line="460"/>
         <source>attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank} 以退出码 {code} 结束；作业已停止</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="96"/>
         <location filename="../../attnviz/cli.py" line="101"/>
-        <location filename="../../attnviz/commands/processes.py" line="40"/>
+        <location filename="../../attnviz/commands/processes.py" line="41"/>
         <source>attnviz: error: {message}</source>
         <translation>attnviz：错误：{message}</translation>
     </message>
@@ -1323,7 +1349,7 @@
         <translation>attnviz：错误：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="300"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="363"/>
         <source>attnviz: error: {why}: the job stopped; nothing was written</source>
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
@@ -1334,19 +1360,19 @@
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="86"/>
-        <location filename="../../attnviz/commands/processes.py" line="44"/>
+        <location filename="../../attnviz/commands/processes.py" line="45"/>
         <source>attnviz: hung up (the terminal closed); no output was left half-written</source>
         <translation>attnviz：已挂断（终端已关闭）；没有留下写了一半的输出</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="106"/>
-        <location filename="../../attnviz/commands/processes.py" line="41"/>
+        <location filename="../../attnviz/commands/processes.py" line="42"/>
         <source>attnviz: internal error: {kind}: {error} (set ATTNVIZ_DEBUG=1 to see where)</source>
         <translation>attnviz：内部错误：{kind}：{error}（设置 ATTNVIZ_DEBUG=1 可查看出错位置）</translation>
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="85"/>
-        <location filename="../../attnviz/commands/processes.py" line="42"/>
+        <location filename="../../attnviz/commands/processes.py" line="43"/>
         <source>attnviz: interrupted; no output was left half-written</source>
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
@@ -1372,7 +1398,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/cli.py" line="87"/>
-        <location filename="../../attnviz/commands/processes.py" line="43"/>
+        <location filename="../../attnviz/commands/processes.py" line="44"/>
         <source>attnviz: terminated; no output was left half-written</source>
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
@@ -1648,8 +1674,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="300"/>
-        <location filename="../../attnviz/commands/heads.py" line="177"/>
+        <location filename="../../attnviz/commands/heads.py" line="314"/>
+        <location filename="../../attnviz/commands/heads.py" line="184"/>
         <source>bytes</source>
         <translation>字节</translation>
     </message>
@@ -2292,9 +2318,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="364"/>
+        <location filename="../../attnviz/commands/explain.py" line="374"/>
         <location filename="../../attnviz/commands/explain_images.py" line="110"/>
-        <location filename="../../attnviz/commands/heads.py" line="252"/>
+        <location filename="../../attnviz/commands/heads.py" line="260"/>
         <source>drawing the figures</source>
         <translation>正在绘制图</translation>
     </message>
@@ -2542,7 +2568,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>完全匹配率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="197"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="251"/>
         <source>exchanging with the other processes failed ({error})</source>
         <translation>与其他进程交换数据失败（{error}）</translation>
     </message>
@@ -2592,12 +2618,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="366"/>
+        <location filename="../../attnviz/commands/explain.py" line="376"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="338"/>
+        <location filename="../../attnviz/commands/explain.py" line="348"/>
         <location filename="../../attnviz/commands/explain_images.py" line="93"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -3013,7 +3039,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>历史</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="36"/>
+        <location filename="../../attnviz/commands/processes.py" line="37"/>
         <source>HOST:PORT of machine 0, where the processes of every machine meet (with --nodes; default 127.0.0.1 and a free port)</source>
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
@@ -3191,7 +3217,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>它训练的是 {other}，而不是 {this}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="214"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="268"/>
         <source>its launcher (process {pid}) is gone</source>
         <translation>它的启动进程（进程 {pid}）已不在</translation>
     </message>
@@ -3595,9 +3621,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="308"/>
+        <location filename="../../attnviz/commands/explain.py" line="317"/>
         <location filename="../../attnviz/commands/explain_images.py" line="83"/>
-        <location filename="../../attnviz/commands/heads.py" line="187"/>
+        <location filename="../../attnviz/commands/heads.py" line="194"/>
         <source>loading {checkpoint}</source>
         <translation>正在加载 {checkpoint}</translation>
     </message>
@@ -3640,6 +3666,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/training.py" line="22"/>
         <source>loss {loss:.3g}</source>
         <translation>损失 {loss:.3g}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="220"/>
+        <source>machine {node} was started with other options than machine 0 ({differences}): every machine runs the same command, only --node-rank differs</source>
+        <translation>机器 {node} 启动时的选项与 0 号机器不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="130"/>
@@ -4085,7 +4116,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="243"/>
+        <location filename="../../attnviz/commands/heads.py" line="251"/>
         <source>no references in {path}: the importance uses the model's own output as the target, and there is no pruning curve</source>
         <translation>{path} 中没有参考译文：重要性以模型自己的输出为目标，且没有剪枝曲线</translation>
     </message>
@@ -4896,22 +4927,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针图像 {seed}（{answer}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="293"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="356"/>
         <source>process {ranks} of {world}</source>
         <translation>{world} 个进程中的进程 {ranks}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="262"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="325"/>
         <source>process {rank} of {world} (pid {pid}) died: killed, or out of memory</source>
         <translation>{world} 个进程中的进程 {rank}（pid {pid}）已终止：被杀死，或内存不足</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="269"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="332"/>
         <source>process {rank} of {world} gave no sign of life for {seconds:.0f} s (stopped, or its machine lost)</source>
         <translation>{world} 个进程中的进程 {rank} 已 {seconds:.0f} 秒没有任何响应（被暂停，或其机器失联）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="259"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="321"/>
         <source>process {rank} of {world} stopped: {why}</source>
         <translation>{world} 个进程中的进程 {rank} 已停止：{why}</translation>
     </message>
@@ -4942,7 +4973,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="223"/>
+        <location filename="../../attnviz/commands/heads.py" line="231"/>
         <source>pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -5147,7 +5178,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>读取管道可能永远等待写入方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="299"/>
+        <location filename="../../attnviz/commands/heads.py" line="313"/>
         <source>reading the documents</source>
         <translation>正在读取文档</translation>
     </message>
@@ -5162,8 +5193,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="305"/>
-        <location filename="../../attnviz/commands/heads.py" line="166"/>
+        <location filename="../../attnviz/commands/explain.py" line="314"/>
+        <location filename="../../attnviz/commands/heads.py" line="173"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
     </message>
@@ -5357,7 +5388,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="31"/>
+        <location filename="../../attnviz/commands/processes.py" line="32"/>
         <source>run as a job of N processes on this machine (on the CPU: at most one per core; on CUDA: one per GPU), each taking its share of the corpus; a process that fails stops the job in one line</source>
         <translation>在本机以 N 个进程的作业运行（CPU 上每个核心最多一个；CUDA 上每块 GPU 一个），每个进程处理语料的一部分；任一进程失败即以一行说明停止作业</translation>
     </message>
@@ -5589,7 +5620,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="337"/>
+        <location filename="../../attnviz/commands/explain.py" line="347"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -5647,7 +5678,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/learning/image_tasks.py" line="172"/>
         <source>shapes — [CLS] on the bright shape</source>
-        <translation>形状 — [CLS] 落在明亮的形状上</translation>
+        <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="242"/>
@@ -5955,12 +5986,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="219"/>
+        <location filename="../../attnviz/commands/heads.py" line="227"/>
         <source>statistics and importance</source>
         <translation>统计与重要性</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="316"/>
+        <location filename="../../attnviz/commands/heads.py" line="330"/>
         <source>statistics and sinks over {count:,} documents, batches of {tokens:,} tokens</source>
         <translation>在 {count:,} 篇文档上计算统计量和汇聚点，每批 {tokens:,} 个词元</translation>
     </message>
@@ -6492,12 +6523,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>界面语言：en 或 zh_CN（所有命令都接受此选项；默认：视图 ▸ 语言中的选择，否则跟随系统）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="33"/>
+        <location filename="../../attnviz/commands/processes.py" line="34"/>
         <source>the job spans this many machines, each running the same command with its own --node-rank (default 1)</source>
         <translation>作业跨越的机器数，每台机器运行相同的命令并带上各自的 --node-rank（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="272"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="335"/>
         <source>the job's store at {address} is gone (its launcher or machine stopped)</source>
         <translation>作业位于 {address} 的存储已不在（其启动进程或机器已停止）</translation>
     </message>
@@ -6666,7 +6697,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>线程数必须在 1 到 {most} 之间，实际为 {threads}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="219"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="273"/>
         <source>the other processes</source>
         <translation>其他进程</translation>
     </message>
@@ -6770,6 +6801,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/processes.py" line="214"/>
+        <source>the rendezvous holds no options of machine 0 ({error}): is it attnviz's?</source>
+        <translation>会合点没有 0 号机器的选项（{error}）：它是 attnviz 的吗？</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="93"/>
@@ -7145,7 +7181,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此输入不是图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="35"/>
+        <location filename="../../attnviz/commands/processes.py" line="36"/>
         <source>this machine's place in the job, from 0 (0 holds the rendezvous; default 0)</source>
         <translation>本机在作业中的序号，从 0 开始（0 号负责会合；默认 0）</translation>
     </message>
@@ -7281,7 +7317,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>top-k 重合率 {percent:.0f} %</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="348"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="411"/>
         <source>torchrun started {processes} processes on this machine, which has {gpus} GPU(s): start one process per GPU (--nproc-per-node {gpus}), or run on the CPU (--device cpu)</source>
         <translation>torchrun 在这台机器上启动了 {processes} 个进程，但它只有 {gpus} 块 GPU：每块 GPU 启动一个进程（--nproc-per-node {gpus}），或在 CPU 上运行（--device cpu）</translation>
     </message>
@@ -7878,12 +7914,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="346"/>
+        <location filename="../../attnviz/commands/heads.py" line="360"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="270"/>
+        <location filename="../../attnviz/commands/heads.py" line="278"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} sentences in {seconds:.0f} s{summary}</source>
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{sentences:,} 个句子，用时 {seconds:.0f} 秒{summary}</translation>
     </message>
@@ -8013,17 +8049,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="311"/>
+        <location filename="../../attnviz/commands/explain.py" line="321"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="294"/>
+        <location filename="../../attnviz/commands/heads.py" line="308"/>
         <source>{checkpoint}: --documents reads a Hugging Face language model (decoder-only or encoder-only), not a {kind} model</source>
         <translation>{checkpoint}：--documents 读取 Hugging Face 语言模型（仅解码器或仅编码器），而不是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="192"/>
+        <location filename="../../attnviz/commands/heads.py" line="200"/>
         <location filename="../../attnviz/commands/shared.py" line="127"/>
         <source>{checkpoint}: a {kind} checkpoint does not translate</source>
         <translation>{checkpoint}：{kind} 检查点不做翻译</translation>
@@ -8039,7 +8075,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="314"/>
+        <location filename="../../attnviz/commands/explain.py" line="324"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT) and Hugging Face decoder-only folders, not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT）和 Hugging Face 仅解码器模型文件夹，不适用于 {kind} 模型</translation>
     </message>
@@ -8060,7 +8096,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="327"/>
+        <location filename="../../attnviz/commands/heads.py" line="341"/>
         <source>{count:,} documents were longer than the model's {most:,} positions and were cut</source>
         <translation>{count:,} 篇文档超过模型的 {most:,} 个位置，已被截断</translation>
     </message>
@@ -8070,7 +8106,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/heads.py" line="240"/>
+        <location filename="../../attnviz/commands/heads.py" line="248"/>
         <source>{count:,} sentences were longer than the model's limit of {most} tokens and were truncated</source>
         <translation>{count:,} 个句子超过模型 {most} 个词元的上限，已截断</translation>
     </message>
@@ -8703,6 +8739,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/processes.py" line="202"/>
+        <source>{option} {here} on machine {node}, {there} on machine 0</source>
+        <translation>{option} 在机器 {node} 上为 {here}，在 0 号机器上为 {there}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="258"/>
         <source>{option} {number}: this model has {most} (counted from 1)</source>
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
@@ -8758,6 +8799,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/processes.py" line="304"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="82"/>
         <source>{path} cannot be read: {reason}</source>
@@ -9396,7 +9438,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="354"/>
+        <location filename="../../attnviz/commands/explain.py" line="364"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>
@@ -9586,7 +9628,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="339"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="402"/>
         <source>{processes} processes were started on this machine, which has {cores} CPU core(s): more processes than cores only wait for each other; start at most {cores} (--nproc-per-node, --processes)</source>
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
@@ -9760,7 +9802,7 @@ Open the session with that checkpoint?</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/distributed.py" line="218"/>
+        <location filename="../../attnviz/core/heads/distributed.py" line="272"/>
         <source>{who} did not come to exchange {number} in {seconds:g} s ({env})</source>
         <translation>{who} 在 {seconds:g} 秒内未到达第 {number} 次数据交换（{env}）</translation>
     </message>

@@ -5,11 +5,12 @@ joins the job's process group (gloo on the CPU, NCCL on CUDA) and every :meth:`R
 (:meth:`Reducer.gather`: every process's picklable object, in rank order); alone, a sum is the array itself.
 Integer sums (BLEU counts) stay integers, so they add exactly.
 
-A job never hangs (:class:`Watch`, a thread in every process of a job): a process that dies (SIGKILL, out of
-memory) or stops answering makes the others end within seconds (same machine) or :data:`SILENCE_S` (another
-machine), a process that waits for the others longer than ATTNVIZ_HEADS_TIMEOUT seconds ends the job, and a process
-whose launcher is gone (``attnviz heads --processes``, torchrun) ends too; each says so in one line naming the
-process to blame, and exits with :data:`EXIT_PEER` (nothing is written before every process has finished: the
+A job never hangs (:class:`Watch`, a thread in every process of a job, from its start — :func:`watched_job`, loading
+the model included — to its last exchange): a process that dies (SIGKILL, out of memory) or stops answering makes
+the others end within seconds (same machine) or :data:`SILENCE_S` (another machine, or a process stopped while
+the model loads), a process that waits for the others longer than ATTNVIZ_HEADS_TIMEOUT seconds ends the job, and
+a process whose launcher is gone (``attnviz heads --processes``, torchrun) ends too; each says so in one line
+naming the process to blame, and exits with :data:`EXIT_PEER` (nothing is written before every process has finished: the
 block of :func:`reducer_from_environment` ends with every process there). The bookkeeping (each process's host and
 pid, a heartbeat, how many exchanges it has come to, why it stopped) lives under ``attnviz/`` in the job's own
 key-value store (torch's TCPStore at MASTER_ADDR:MASTER_PORT).
@@ -37,6 +38,9 @@ SILENCE_S = 30.0  # a process of the job with no heartbeat for this long (stoppe
 BEAT_S = 1.0  # how often each process beats and looks at the others
 EXIT_PEER = 3  # exit code of a process that stops because another failed (a launcher's cue: not the cause)
 DIE_ENV = "ATTNVIZ_TEST_DIE"  # tests: "RANK:EXCHANGE" — that process SIGKILLs itself at that exchange
+LOADING_ENV = "ATTNVIZ_TEST_LOADING"  # tests: what a process does as it starts loading the model (see at_loading)
+LAUNCHER_ENV = "ATTNVIZ_LAUNCHER_PID"  # the pid of the launcher (attnviz --processes) that started this process
+AGENT_STORE_ENV = "TORCHELASTIC_USE_AGENT_STORE"  # "True": the job's store is up before its processes start
 
 
 class Reducer:
@@ -105,6 +109,46 @@ def timeout_seconds() -> float:
         return 600.0
 
 
+_job_watch: Watch | None = None  # this process's watch while :func:`watched_job` runs
+
+
+@contextlib.contextmanager
+def watched_job() -> Iterator[None]:
+    """The block of a process of a job (the whole command: reading, loading the model, the work), watched from its
+    start: a launcher killed, or another process stopped, while the model loads ends this process in one line as it
+    would during the work. :func:`reducer_from_environment` takes this watch over. Alone: nothing."""
+    global _job_watch
+    if not launched_by_torchrun() or _job_watch is not None:
+        yield
+        return
+    watch = Watch(int(os.environ.get("RANK", "0")), int(os.environ["WORLD_SIZE"]), timeout_seconds())
+    watch.start()
+    _job_watch = watch
+    try:
+        yield
+    finally:
+        _job_watch = None
+        watch.stop()
+
+
+def at_loading() -> None:
+    """Tests (ATTNVIZ_TEST_LOADING, as the model starts loading, once this process's watch has beaten in the job's
+    store): "stop:RANK" — that process stops itself (SIGSTOP); "hold:FIFO" — every process writes "RANK PID" into
+    FIFO and then waits there for good (a load that never ends)."""
+    action, _, what = os.environ.get(LOADING_ENV, "").partition(":")
+    if not action or (watch := _job_watch) is None:
+        return
+    import signal
+
+    watch.beating.wait(watch.timeout)
+    if action == "stop" and what == str(watch.rank):
+        os.kill(os.getpid(), signal.SIGSTOP)
+    elif action == "hold":
+        with open(what, "w", encoding="ascii") as fifo:
+            fifo.write(f"{watch.rank} {os.getpid()}\n")
+        threading.Event().wait()
+
+
 @contextlib.contextmanager
 def reducer_from_environment(device: torch.device) -> Iterator[Reducer]:
     """The reducer of this process: a process group joined for the block (and left after it) under a launcher
@@ -119,8 +163,10 @@ def reducer_from_environment(device: torch.device) -> Iterator[Reducer]:
     backend = "nccl" if device.type == "cuda" else "gloo"
     if device.type == "cuda":
         torch.cuda.set_device(device)
-    watch = Watch(int(os.environ.get("RANK", "0")), int(os.environ["WORLD_SIZE"]), timeout_seconds())
-    watch.start()
+    watch = _job_watch
+    if watch is None:
+        watch = Watch(int(os.environ.get("RANK", "0")), int(os.environ["WORLD_SIZE"]), timeout_seconds())
+        watch.start()
     try:
         watch.exchange(lambda: dist.init_process_group(backend, timeout=datetime.timedelta(
             seconds=timeout_seconds() + 2 * SILENCE_S)))  # (torch's own timeout: a backstop behind the watch's)
@@ -147,7 +193,12 @@ class Watch:
     - another process of the job died (its pid gone, on this machine), or gave no heartbeat for SILENCE_S s;
     - an exchange (:meth:`exchange`: joining, adding, gathering) has waited longer than the timeout: the line names
       the processes that have not come to it;
-    - this process's launcher is gone (its parent changed: orphaned).
+    - this process's launcher is gone (its parent changed: orphaned; ATTNVIZ_LAUNCHER_PID names it, so a launcher
+      killed before the watch started is seen too).
+
+    Where the job's store is up before the processes start (``--processes``, torchrun's agent store) the watch beats
+    from its start, so a process stopped while the model loads is seen as one stopped during the work; the other
+    checks (a process gone, one that said why it left) wait for the process group.
 
     An exchange that fails (the connection to a process that died) ends the process the same way, with the same
     line. Ending with ``os._exit`` is safe: nothing is written while the watch runs (see
@@ -155,7 +206,10 @@ class Watch:
 
     def __init__(self, rank: int, world: int, timeout: float):
         self.rank, self.world, self.timeout = rank, world, timeout
-        self.parent = os.getppid()
+        launcher = os.environ.get(LAUNCHER_ENV, "")
+        self.parent = int(launcher) if launcher.isdigit() else os.getppid()
+        self.early = os.environ.get(AGENT_STORE_ENV, "") == "True"  # (the store can be reached before joining)
+        self.beating = threading.Event()  # set at this process's first heartbeat in the job's store
         self.prefix = f"attnviz/{os.environ.get('TORCHELASTIC_RESTART_COUNT', '0')}/"
         self.exchanges = 0
         self.waiting_since: float | None = None
@@ -219,14 +273,19 @@ class Watch:
                     who=late or tr("the other processes"), number=self.exchanges, seconds=self.timeout,
                     env=TIMEOUT_ENV))
             if (store := self._connected()) is not None:
-                with contextlib.suppress(Exception):
-                    store.add(self.prefix + f"beat/{self.rank}", 1)
+                self._beat(store)
                 if culprit := self._blame():
                     self._end(culprit)
 
+    def _beat(self, store: Any) -> None:
+        with contextlib.suppress(Exception):
+            store.add(self.prefix + f"beat/{self.rank}", 1)
+            self.beating.set()
+
     def _connected(self) -> Any:
-        """This process's own client of the job's store (connected once the job is joined), or None."""
-        if self._store is None and self._joined:
+        """This process's own client of the job's store (connected once the job is joined, or from the start where
+        the store is up before the processes: ``early``), or None."""
+        if self._store is None and (self._joined or self.early):
             try:
                 import torch.distributed as dist
 
@@ -234,6 +293,7 @@ class Watch:
                                             is_master=False, timeout=datetime.timedelta(seconds=10))
                 self._store.set(self.prefix + f"where/{self.rank}", f"{socket.gethostname()} {os.getpid()}")
                 self._tell("step", self.exchanges)
+                self._beat(self._store)  # (at once: a process stopped a moment later is seen as stopped)
             except Exception:  # (no store to reach: the exchanges' own checks still hold)
                 self._store = None
         return self._store
@@ -248,17 +308,20 @@ class Watch:
 
     def _blame(self) -> str | None:
         """Which other process failed, in words (None: all look alive): one that said why it left, one whose
-        pid is gone from this machine, one silent for SILENCE_S s."""
+        pid is gone from this machine (both once the job is joined: before it, a process that leaves on bad input
+        is its launcher's to report), one silent for SILENCE_S s."""
         store = self._store
         if store is None:
             return None
         now = time.monotonic()
+        joined = self._joined
         try:
             for rank in self._others():
-                if store.check([self.prefix + f"why/{rank}"]):
+                if joined and store.check([self.prefix + f"why/{rank}"]):
                     return tr("process {rank} of {world} stopped: {why}").format(
                         rank=rank, world=self.world, why=store.get(self.prefix + f"why/{rank}").decode())
-                if (where := self._where_of(rank)) and where[0] == socket.gethostname() and not _alive(where[1]):
+                if joined and (where := self._where_of(rank)) and where[0] == socket.gethostname() \
+                        and not _alive(where[1]):
                     return tr("process {rank} of {world} (pid {pid}) died: killed, or out of memory").format(
                         rank=rank, world=self.world, pid=where[1])
                 beat = int(store.add(self.prefix + f"beat/{rank}", 0))
