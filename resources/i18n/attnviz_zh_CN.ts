@@ -6369,7 +6369,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="238"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="240"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -6377,6 +6377,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/decoding/stepping.py" line="173"/>
         <source>the model cannot say {token!r}: its target vocabulary has no such token</source>
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/attention.py" line="79"/>
+        <source>the model computed attention that is not finite (NaN or infinity): its weights or its config hold numbers that break the computation, so attnviz shows and writes no map of it</source>
+        <translation>模型算出的注意力不是有限数（NaN 或无穷大）：其权重或配置中的数值破坏了计算，因此 attnviz 不显示也不写出它的任何图</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="366"/>
@@ -6414,6 +6419,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/load.py" line="152"/>
         <source>the model would take {gb:.1f} GB of memory, more than attnviz loads</source>
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/models/image_reading.py" line="123"/>
+        <source>the model's class scores are not finite (NaN or infinity): its weights or its settings hold numbers that break the computation, so attnviz ranks no class</source>
+        <translation>模型的类别分数不是有限数（NaN 或无穷大）：其权重或设置中的数值破坏了计算，因此 attnviz 不对任何类别排序</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/image.py" line="230"/>
@@ -6567,7 +6577,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="176"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="178"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6682,7 +6692,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="166"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="168"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
@@ -6752,7 +6762,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="178"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="180"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -8101,7 +8111,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
-        <location filename="../../attnviz/core/hf/seq2seq.py" line="131"/>
+        <location filename="../../attnviz/core/hf/seq2seq.py" line="132"/>
         <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
         <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
     </message>
@@ -8229,12 +8239,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="133"/>
+        <location filename="../../attnviz/core/models/image_reading.py" line="139"/>
         <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="261"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="263"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -8315,7 +8325,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="183"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="185"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -8621,7 +8631,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="320"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="322"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -8643,7 +8653,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="350"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="352"/>
         <location filename="../../attnviz/core/images.py" line="66"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -8695,8 +8705,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="420"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="478"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="422"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="488"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -8732,12 +8742,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="261"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="262"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="289"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -8747,12 +8757,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="386"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="388"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="281"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="283"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -8797,12 +8807,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="410"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="412"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="294"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="296"/>
         <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
         <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
@@ -8827,7 +8837,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="254"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="255"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -8863,8 +8873,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="258"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="432"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="259"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="435"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -9036,7 +9046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="266"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="267"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -9088,7 +9098,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="248"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="249"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -9133,7 +9143,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="464"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="474"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -9179,12 +9189,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="273"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="275"/>
         <source>{path}: the model cannot read the pictures it makes ({error})</source>
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="263"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="264"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -9239,12 +9249,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="388"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="515"/>
+        <source>{path}: {key} = {value!r} is below 0; the normalisation would take the square root of a negative number</source>
+        <translation>{path}：{key} = {value!r} 小于 0；归一化将对负数开平方</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="542"/>
+        <source>{path}: {key} = {value!r} is not a finite number; attnviz refuses it rather than show maps of NaN</source>
+        <translation>{path}：{key} = {value!r} 不是有限数；attnviz 拒绝它，而不显示由 NaN 构成的图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="510"/>
+        <source>{path}: {key} = {value!r} is not a number above 0; the rotary positions would make every attention map NaN</source>
+        <translation>{path}：{key} = {value!r} 不是大于 0 的数；旋转位置编码会使每张注意力图都成为 NaN</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="390"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="439"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="441"/>
+        <source>{path}: {key} = {value} is not a number above 0 (the pictures are divided by it)</source>
+        <translation>{path}：{key} = {value} 不是大于 0 的数（图片要除以它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="449"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -9254,8 +9284,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="413"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="454"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="415"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="464"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>

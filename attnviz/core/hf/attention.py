@@ -23,6 +23,8 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
+from attnviz.i18n import tr
+
 IMPLEMENTATION = "attnviz"
 STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
 
@@ -67,6 +69,21 @@ class _QueryKeyCalls(list[QueryKeyCall]):
             mask = attention_mask[..., :keys]  # (B, 1, Q, K) additive
             seen = self.masks[id(attention_mask)] = (attention_mask, (mask <= torch.finfo(mask.dtype).min / 2)[:, 0])
         return seen[1]
+
+
+class NotFinite(ValueError):
+    """A forward pass whose attention is not made of finite numbers (NaN or infinity in the model's weights, or
+    numbers of its config that make them): one sentence, raised before any map of it is kept, ranked or written."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("the model computed attention that is not finite (NaN or infinity): its weights or its "
+                            "config hold numbers that break the computation, so attnviz shows and writes no map of it"))
+
+
+def check_finite(*tensors: Tensor) -> None:
+    """Raise :class:`NotFinite` unless every number of ``tensors`` is finite."""
+    if not all(bool(torch.isfinite(tensor).all()) for tensor in tensors):
+        raise NotFinite()
 
 
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
@@ -141,6 +158,7 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
         raise ValueError("maps on demand do not support a relative position bias (T5)")
     mask = None if attention_mask is None else attention_mask[..., : key.shape[-2]]  # (B, 1, Q, K) additive
     hidden = None if attention_mask is None else calls.hidden(attention_mask, key.shape[-2])
+    check_finite(query, key)  # (the maps made later from them would be NaN)
     calls.append(QueryKeyCall(module, query.detach(), key.detach(), scaling, hidden))
     # With a mask, scaled_dot_product_attention on the CPU makes the whole (B, H, Q, K) score matrix (8.6 GB for 32
     # heads over 8,192 tokens): the output is computed a tile of query rows at a time, its scores ≤ STORED_TILE_VALUES.
@@ -183,6 +201,7 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
     output = torch.matmul(dropped, value).transpose(1, 2).contiguous()
     listening = _calls.get()
     if listening:
+        check_finite(weights)  # (rows of a NaN query, key or score: the maps of them are not kept)
         if attention_mask is not None:  # the mask's "minus infinity" is the dtype's lowest number, not -inf
             hidden = attention_mask[..., : key.shape[-2]] <= torch.finfo(attention_mask.dtype).min / 2
             scores = scores.masked_fill(hidden, float("-inf"))
