@@ -186,12 +186,12 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="242"/>
+        <location filename="../../attnviz/session_file.py" line="247"/>
         <source>'checkpoint_sha256' is not a SHA-256 (64 hex digits)</source>
         <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="281"/>
+        <location filename="../../attnviz/session_file.py" line="286"/>
         <source>'heads_off' must name heads as kind:layer.head, comma-separated (e.g. cross:2.1,enc-self:1.3)</source>
         <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
@@ -245,7 +245,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="395"/>
+        <location filename="../../attnviz/commands/export.py" line="457"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -276,7 +276,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="355"/>
+        <location filename="../../attnviz/commands/export.py" line="417"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -321,7 +321,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="340"/>
+        <location filename="../../attnviz/commands/export.py" line="402"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -356,12 +356,12 @@
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="154"/>
+        <location filename="../../attnviz/commands/export.py" line="155"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="353"/>
+        <location filename="../../attnviz/commands/export.py" line="415"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -376,7 +376,7 @@
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="385"/>
+        <location filename="../../attnviz/commands/export.py" line="447"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -462,7 +462,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="359"/>
+        <location filename="../../attnviz/commands/export.py" line="421"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -498,12 +498,13 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="309"/>
+        <location filename="../../attnviz/commands/export.py" line="371"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="295"/>
+        <location filename="../../attnviz/commands/export.py" line="357"/>
+        <location filename="../../attnviz/commands/export_images.py" line="35"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -518,12 +519,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="193"/>
+        <location filename="../../attnviz/commands/export.py" line="196"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="347"/>
+        <location filename="../../attnviz/commands/export.py" line="409"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -594,7 +595,7 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="160"/>
+        <location filename="../../attnviz/commands/export.py" line="161"/>
         <location filename="../../attnviz/commands/export.py" line="250"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
@@ -605,17 +606,17 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="343"/>
+        <location filename="../../attnviz/commands/export.py" line="405"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="443"/>
+        <location filename="../../attnviz/commands/export.py" line="505"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export_images.py" line="27"/>
+        <location filename="../../attnviz/commands/export_images.py" line="32"/>
         <source>--{option} does not go with an image model</source>
         <translation>--{option} 不能用于图像模型</translation>
     </message>
@@ -752,7 +753,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="42"/>
+        <location filename="../../attnviz/core/images.py" line="50"/>
         <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
@@ -938,7 +939,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="401"/>
+        <location filename="../../attnviz/commands/export.py" line="463"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1292,7 +1293,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="461"/>
+        <location filename="../../attnviz/commands/export.py" line="523"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1315,8 +1316,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="422"/>
-        <location filename="../../attnviz/commands/export.py" line="479"/>
+        <location filename="../../attnviz/commands/export.py" line="484"/>
+        <location filename="../../attnviz/commands/export.py" line="541"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1918,7 +1919,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开会话：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="182"/>
+        <location filename="../../attnviz/session_file.py" line="184"/>
         <source>could not read the session {name}: {reason}</source>
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
@@ -1928,7 +1929,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="155"/>
+        <location filename="../../attnviz/session_file.py" line="157"/>
         <source>could not save the session to {path}: {reason}</source>
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
@@ -3265,7 +3266,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="401"/>
+        <location filename="../../attnviz/commands/export.py" line="463"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3807,7 +3808,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="248"/>
+        <location filename="../../attnviz/session_file.py" line="253"/>
         <source>more than {most} steps</source>
         <translation>超过 {most} 步</translation>
     </message>
@@ -4037,7 +4038,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不能与参数 %s 同时使用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="228"/>
+        <location filename="../../attnviz/session_file.py" line="233"/>
         <source>not an attnviz session (no "format": "attnviz-session")</source>
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
@@ -5003,6 +5004,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="284"/>
+        <source>reading {count:,} tokens in one forward pass</source>
+        <translation>正在一次前向计算中读取 {count:,} 个词元</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/images.py" line="87"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
@@ -5415,12 +5421,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>序列 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="231"/>
+        <location filename="../../attnviz/session_file.py" line="236"/>
         <source>session version {version!r} is newer than this attnviz understands ({newest})</source>
         <translation>会话版本 {version!r} 比此 attnviz 能理解的版本（{newest}）更新</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="234"/>
+        <location filename="../../attnviz/session_file.py" line="239"/>
         <source>session version {version} does not exist (versions start at 1; this attnviz writes {newest})</source>
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
@@ -5824,7 +5830,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="254"/>
+        <location filename="../../attnviz/session_file.py" line="259"/>
         <source>step {number}: 'forced' must be one token (no spaces) or null</source>
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
@@ -6095,7 +6101,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="368"/>
+        <location filename="../../attnviz/session_file.py" line="373"/>
         <source>The checkpoint {name} has changed since this session was saved (its SHA-256 differs): the attention shown may differ from what was saved.</source>
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -6287,12 +6293,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>作业位于 {address} 的存储已不在（其启动进程或机器已停止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="270"/>
+        <location filename="../../attnviz/session_file.py" line="275"/>
         <source>the kernel must be one of: {names}</source>
         <translation>核必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="275"/>
+        <location filename="../../attnviz/session_file.py" line="280"/>
         <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
@@ -6384,7 +6390,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型算出的注意力不是有限数（NaN 或无穷大）：其权重或配置中的数值破坏了计算，因此 attnviz 不显示也不写出它的任何图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="366"/>
+        <location filename="../../attnviz/session_file.py" line="371"/>
         <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -6446,7 +6452,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="200"/>
+        <location filename="../../attnviz/session_file.py" line="205"/>
         <source>the path is too long to name a file</source>
         <translation>路径过长，不能指向文件</translation>
     </message>
@@ -6572,7 +6578,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="245"/>
+        <location filename="../../attnviz/session_file.py" line="250"/>
         <source>the sentence is longer than {most:,} characters</source>
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
@@ -6602,32 +6608,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>本次会话的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="207"/>
+        <location filename="../../attnviz/session_file.py" line="212"/>
         <source>the session has no {key!r}</source>
         <translation>会话中没有 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="390"/>
+        <location filename="../../attnviz/session_file.py" line="395"/>
         <source>the session's checkpoint {path} cannot be read: {reason}</source>
         <translation>无法读取会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="307"/>
+        <location filename="../../attnviz/session_file.py" line="312"/>
         <source>the session's checkpoint {path} cannot be used: {reason}</source>
         <translation>无法使用会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="328"/>
+        <location filename="../../attnviz/session_file.py" line="333"/>
         <source>the session's checkpoint {path} is missing</source>
         <translation>会话的检查点 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="324"/>
+        <location filename="../../attnviz/session_file.py" line="329"/>
         <source>the session's checkpoint {path} is missing; its path relative to the session, {relative}, leads out of the session's folder to {outside}</source>
         <translation>会话的检查点 {path} 不存在；它相对于会话的路径 {relative} 指向会话文件夹之外的 {outside}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="393"/>
+        <location filename="../../attnviz/session_file.py" line="398"/>
         <source>the session's checkpoint {path} is refused: {problem}</source>
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
@@ -6767,7 +6773,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="262"/>
+        <location filename="../../attnviz/session_file.py" line="267"/>
         <source>the view's kind must be one of: {names}</source>
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
@@ -6824,7 +6830,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有书中图表 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="178"/>
+        <location filename="../../attnviz/session_file.py" line="180"/>
         <source>there is no session file {name}</source>
         <translation>会话文件 {name} 不存在</translation>
     </message>
@@ -7628,9 +7634,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="206"/>
-        <location filename="../../attnviz/commands/export.py" line="285"/>
-        <location filename="../../attnviz/commands/export.py" line="363"/>
+        <location filename="../../attnviz/commands/export.py" line="209"/>
+        <location filename="../../attnviz/commands/export.py" line="310"/>
+        <location filename="../../attnviz/commands/export.py" line="425"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7755,12 +7761,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="446"/>
+        <location filename="../../attnviz/commands/export.py" line="508"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export_images.py" line="23"/>
+        <location filename="../../attnviz/commands/export_images.py" line="28"/>
         <source>{checkpoint} is an image model: give the image to read with --image</source>
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
@@ -7892,7 +7898,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="415"/>
+        <location filename="../../attnviz/commands/export.py" line="477"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -7967,27 +7973,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="214"/>
+        <location filename="../../attnviz/session_file.py" line="219"/>
         <source>{key!r} has the wrong type ({type})</source>
         <translation>{key!r} 的类型错误（{type}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="294"/>
+        <location filename="../../attnviz/session_file.py" line="299"/>
         <source>{key!r} is not a file path</source>
         <translation>{key!r} 不是文件路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="297"/>
+        <location filename="../../attnviz/session_file.py" line="302"/>
         <source>{key!r} is too long to be a file path ({count:,} characters)</source>
         <translation>{key!r} 太长，不能作为文件路径（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="211"/>
+        <location filename="../../attnviz/session_file.py" line="216"/>
         <source>{key!r} must be a {type}, not true/false</source>
         <translation>{key!r} 必须是 {type}，而不是 true/false</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="221"/>
+        <location filename="../../attnviz/session_file.py" line="226"/>
         <source>{key!r} must be from {low} to {high}, got {value}</source>
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
@@ -8111,7 +8117,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
-        <location filename="../../attnviz/core/hf/seq2seq.py" line="132"/>
+        <location filename="../../attnviz/core/hf/seq2seq.py" line="131"/>
         <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
         <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
     </message>
@@ -8141,9 +8147,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="183"/>
-        <location filename="../../attnviz/session/state.py" line="68"/>
-        <location filename="../../attnviz/session/state.py" line="93"/>
+        <location filename="../../attnviz/commands/export.py" line="186"/>
+        <location filename="../../attnviz/commands/export.py" line="294"/>
+        <location filename="../../attnviz/commands/export_images.py" line="45"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -8249,7 +8255,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="166"/>
+        <location filename="../../attnviz/session_file.py" line="168"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
@@ -8274,27 +8280,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="168"/>
+        <location filename="../../attnviz/session_file.py" line="170"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="185"/>
+        <location filename="../../attnviz/session_file.py" line="187"/>
         <source>{name} is not a usable file name</source>
         <translation>{name} 不是可用的文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="189"/>
+        <location filename="../../attnviz/session_file.py" line="191"/>
         <source>{name} is not an attnviz session (not JSON: {error})</source>
         <translation>{name} 不是 attnviz 会话（不是 JSON：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="180"/>
+        <location filename="../../attnviz/session_file.py" line="182"/>
         <source>{name} is not an attnviz session (not UTF-8 text)</source>
         <translation>{name} 不是 attnviz 会话（不是 UTF-8 文本）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="172"/>
+        <location filename="../../attnviz/session_file.py" line="174"/>
         <source>{name} is too large to be an attnviz session (over {most:,} bytes)</source>
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
@@ -8415,7 +8421,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="440"/>
+        <location filename="../../attnviz/commands/export.py" line="502"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8435,7 +8441,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="157"/>
+        <location filename="../../attnviz/commands/export.py" line="158"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
@@ -8445,12 +8451,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="390"/>
+        <location filename="../../attnviz/commands/export.py" line="452"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="388"/>
+        <location filename="../../attnviz/commands/export.py" line="450"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8561,7 +8567,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹而不是文件，且没有 config.json（不是 Hugging Face 模型）：{what_opens}；请选择其中的某个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="145"/>
+        <location filename="../../attnviz/session_file.py" line="147"/>
         <source>{path} is a folder: choose a file name for the session</source>
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
@@ -8647,19 +8653,19 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="369"/>
-        <location filename="../../attnviz/core/images.py" line="49"/>
+        <location filename="../../attnviz/core/images.py" line="57"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
         <location filename="../../attnviz/core/hf/folder.py" line="352"/>
-        <location filename="../../attnviz/core/images.py" line="66"/>
+        <location filename="../../attnviz/core/images.py" line="74"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="64"/>
+        <location filename="../../attnviz/core/images.py" line="72"/>
         <source>{path}: cannot be read without waiting (not an image file)</source>
         <translation>{path}：无法不等待地读取（不是图像文件）</translation>
     </message>
@@ -8884,7 +8890,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="47"/>
+        <location filename="../../attnviz/core/images.py" line="55"/>
         <source>{path}: is not a regular file (a pipe, socket or device?)</source>
         <translation>{path}：不是普通文件（管道、套接字或设备？）</translation>
     </message>
@@ -8929,8 +8935,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="42"/>
-        <location filename="../../attnviz/core/images.py" line="54"/>
+        <location filename="../../attnviz/core/images.py" line="50"/>
+        <location filename="../../attnviz/core/images.py" line="62"/>
         <source>{path}: is {kind}, not an image file</source>
         <translation>{path}：是{kind}，不是图像文件</translation>
     </message>
@@ -9051,7 +9057,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="104"/>
+        <location filename="../../attnviz/core/images.py" line="119"/>
         <source>{path}: more than {most:,} pixels, more than attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：超过 {most:,} 像素，超出 attnviz 解码的上限（解压炸弹？）</translation>
     </message>
@@ -9078,7 +9084,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="362"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="54"/>
-        <location filename="../../attnviz/core/images.py" line="40"/>
+        <location filename="../../attnviz/core/images.py" line="48"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -9123,7 +9129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="101"/>
+        <location filename="../../attnviz/core/images.py" line="116"/>
         <source>{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)</source>
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
@@ -9138,7 +9144,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="59"/>
+        <location filename="../../attnviz/core/images.py" line="67"/>
         <source>{path}: over {mb} MB, larger than any image attnviz reads</source>
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
@@ -9149,7 +9155,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="366"/>
-        <location filename="../../attnviz/core/images.py" line="44"/>
+        <location filename="../../attnviz/core/images.py" line="52"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -9184,7 +9190,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="107"/>
+        <location filename="../../attnviz/core/images.py" line="122"/>
         <source>{path}: the image is damaged or cut short ({error})</source>
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
@@ -9322,7 +9328,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="92"/>
+        <location filename="../../attnviz/core/images.py" line="104"/>
+        <source>{path}: {width:,} × {height:,} pixels, a strip rather than a picture: attnviz reads images whose longer side is at most {most} times the shorter</source>
+        <translation>{path}：{width:,} × {height:,} 像素，是一条细带而不是图片：attnviz 只读取长边至多为短边 {most} 倍的图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/images.py" line="100"/>
         <source>{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>
@@ -9333,7 +9344,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="315"/>
+        <location filename="../../attnviz/commands/export.py" line="377"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9373,7 +9384,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="300"/>
+        <location filename="../../attnviz/commands/export.py" line="335"/>
+        <source>{session}: its prompt of more than {cap:,} tokens is shown whole, its maps computed on demand, and never stepped: leave out {option}</source>
+        <translation>{session}：其提示超过 {cap:,} 个词元，整体显示、注意力图按需计算，从不逐步解码：请去掉 {option}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="344"/>
+        <source>{session}: its view shows layer {layer}, head {head}; this model has {layers} layers of {heads} heads</source>
+        <translation>{session}：其视图显示第 {layer} 层第 {head} 个头；此模型有 {layers} 层，每层 {heads} 个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="362"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9383,12 +9404,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="65"/>
+        <location filename="../../attnviz/session_file.py" line="66"/>
         <source>{start}…{end} ({count:,} characters)</source>
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="469"/>
+        <location filename="../../attnviz/commands/export.py" line="531"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
