@@ -108,20 +108,22 @@ def _nan_weight(made: dict[str, Path], tmp_path: Path, family: str, name: str) -
     return folder
 
 
-NOT_FINITE = "the model computed attention that is not finite (NaN or infinity)"
+NOT_FINITE = ("the model computed attention or predictions that are not finite (NaN or infinity): its weights or "
+              "its config hold numbers that break the computation, so attnviz shows, ranks and writes none of them")
 
 
-def test_nan_weights_write_no_map_and_say_so(made, tmp_path, capsys):
-    folder = _nan_weight(made, tmp_path, "llama", "model.layers.0.self_attn.k_proj.weight")
+@pytest.mark.parametrize("weight", ["model.layers.0.self_attn.k_proj.weight",  # (every map NaN)
+                                    "model.layers.1.mlp.down_proj.weight"])  # (the maps finite, the next tokens not)
+def test_nan_weights_write_no_map_and_rank_no_token(made, tmp_path, capsys, weight):
+    folder = _nan_weight(made, tmp_path, "llama", weight)
     data = tmp_path / "corpus.txt"
     data.write_text("the house is big .\nhe was there .\n", encoding="utf-8")
     heads = ("heads", "--data", str(data), "--no-pruning", "--format", "csv", "--out", str(tmp_path / "heads"))
-    for command in (("export", "--text", "the house", "--format", "csv", "--out", str(tmp_path / "maps")), heads):
-        code, _, stderr = run_cli(capsys, command[0], "--checkpoint", str(folder), *command[1:])
+    for command in (("export", "--text", "the house", "--format", "csv", "--out", str(tmp_path / "maps")), heads,
+                    ("translate", "--text", "the house")):
+        code, stdout, stderr = run_cli(capsys, command[0], "--checkpoint", str(folder), *command[1:])
         last = stderr.splitlines()[-1]
-        assert code == 2 and last.startswith("attnviz: error: ") and last.endswith(
-            f"{NOT_FINITE}: its weights or its config hold numbers that break the computation, so attnviz shows and "
-            "writes no map of it"), stderr
+        assert code == 2 and stdout == "" and last.startswith("attnviz: error: ") and last.endswith(NOT_FINITE), stderr
     assert not (tmp_path / "maps").exists() and not (tmp_path / "heads").exists()  # no CSV of NaN
 
 
@@ -136,4 +138,4 @@ def test_nan_logits_rank_no_class(made, tmp_path, capsys, image):
 def test_nan_attention_weights_of_an_image_model_are_refused_when_it_loads(made, tmp_path, capsys, image):
     folder = _nan_weight(made, tmp_path, "vit", "vit.encoder.layer.0.attention.attention.query.weight")
     code, stdout, stderr = run_cli(capsys, "classify", "--checkpoint", str(folder), str(image))
-    assert (code, stdout) == (2, "") and stderr.startswith(f"attnviz: error: {folder}: {NOT_FINITE}"), stderr
+    assert (code, stdout) == (2, "") and stderr == f"attnviz: error: {folder}: {NOT_FINITE}\n", stderr

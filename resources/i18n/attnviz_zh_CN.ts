@@ -1879,7 +1879,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="947"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="962"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2604,7 +2604,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="946"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="961"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -3567,7 +3567,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="296"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="311"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -5562,7 +5562,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="952"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="967"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -6385,9 +6385,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/attention.py" line="79"/>
-        <source>the model computed attention that is not finite (NaN or infinity): its weights or its config hold numbers that break the computation, so attnviz shows and writes no map of it</source>
-        <translation>模型算出的注意力不是有限数（NaN 或无穷大）：其权重或配置中的数值破坏了计算，因此 attnviz 不显示也不写出它的任何图</translation>
+        <location filename="../../attnviz/core/hf/attention.py" line="80"/>
+        <source>the model computed attention or predictions that are not finite (NaN or infinity): its weights or its config hold numbers that break the computation, so attnviz shows, ranks and writes none of them</source>
+        <translation>模型算出的注意力或预测不是有限数（NaN 或无穷大）：其权重或配置中的数值破坏了计算，因此 attnviz 不显示、不排序也不写出其中任何一项</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="371"/>
@@ -9354,7 +9354,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="297"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="312"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>

@@ -72,12 +72,14 @@ class _QueryKeyCalls(list[QueryKeyCall]):
 
 
 class NotFinite(ValueError):
-    """A forward pass whose attention is not made of finite numbers (NaN or infinity in the model's weights, or
-    numbers of its config that make them): one sentence, raised before any map of it is kept, ranked or written."""
+    """A forward pass whose attention or next-token / masked-word logits are not finite numbers (NaN or infinity in
+    the model's weights, or numbers of its config that make them): one sentence, raised before any map of it is kept
+    or written and before any token is ranked from it."""
 
     def __init__(self) -> None:
-        super().__init__(tr("the model computed attention that is not finite (NaN or infinity): its weights or its "
-                            "config hold numbers that break the computation, so attnviz shows and writes no map of it"))
+        super().__init__(tr("the model computed attention or predictions that are not finite (NaN or infinity): its "
+                            "weights or its config hold numbers that break the computation, so attnviz shows, ranks "
+                            "and writes none of them"))
 
 
 def check_finite(*tensors: Tensor) -> None:
