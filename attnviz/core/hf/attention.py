@@ -83,9 +83,11 @@ class NotFinite(ValueError):
 
 
 def check_finite(*tensors: Tensor) -> None:
-    """Raise :class:`NotFinite` unless every number of ``tensors`` is finite."""
-    if not all(bool(torch.isfinite(tensor).all()) for tensor in tensors):
-        raise NotFinite()
+    """Raise :class:`NotFinite` unless every number of ``tensors`` is finite. Read from each tensor's least and
+    greatest value (a NaN anywhere makes both NaN), so that no mask the size of a layer's maps is made."""
+    for tensor in tensors:
+        if tensor.numel() and not bool(torch.isfinite(torch.stack(torch.aminmax(tensor.detach()))).all()):
+            raise NotFinite()
 
 
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
