@@ -9,6 +9,7 @@ kernel-regression model, the kernel, bandwidth and query instead of a sentence.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import json
@@ -89,8 +90,9 @@ class SavedSession:
     kernel: SavedKernel | None = None
     checkpoint_relative: str | None = None  # to the session file's folder, when it was saved
     heads_off: str = ""  # the heads switched off (``cross:2.1,enc-self:1.3``), "" when every head is on
-    image: str = ""  # the image on show (an image model's), "" for a sentence; read as a user's own file, never
-    # followed before the window asks to open it (it is opened like File ▸ Open image, with its checks)
+    image: str = ""  # the image on show (an image model's; a relative path is read against the session file's folder),
+    # "" for a sentence; read as a user's own file, never followed before the window asks to open it (it is opened
+    # like File ▸ Open image, with its checks)
 
 
 def sha256_of(path: str | Path) -> str:
@@ -189,9 +191,12 @@ def read_session(path: str | Path) -> SavedSession:
         raise SessionFileError(tr("{name} is not an attnviz session (not JSON: {error})").format(
             name=name, error=error)) from None
     try:
-        return _parse(data)
+        saved = _parse(data)
     except SessionFileError as error:
         raise SessionFileError(f"{name}: {error}") from None
+    if saved.image and not Path(saved.image).expanduser().is_absolute():  # (relative to the session, as its checkpoint)
+        saved = dataclasses.replace(saved, image=str(path.resolve().parent / saved.image))
+    return saved
 
 
 def _why(error: OSError) -> str:

@@ -96,3 +96,23 @@ def test_an_ignored_sighup_stays_ignored(capsys, tmp_path):
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, previous)
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_right_after_the_staging_folder_appears_leaves_no_hidden_folder(capsys, monkeypatch, tmp_path,
+                                                                                  number, ctrl_c_raises):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    made: list[Path] = []
+
+    def signal_at_mkdir(staging: Path) -> None:
+        made.append(staging)
+        to_main_thread(number)  # the instant the folder exists, before it has an owner or a cleanup
+
+    monkeypatch.setattr(replace, "_made", signal_at_mkdir)
+    code, _, stderr = run_cli(capsys, *EXPORT, "--out", str(out))
+    assert code == 128 + number
+    assert stderr.endswith("no output was left half-written\n")
+    assert len(made) == 1 and made[0].name.startswith(replace.STAGING_PREFIX)
+    assert _contents(out) == {"notes.txt": b"mine"}  # no empty hidden .attnviz-export-* folder

@@ -141,15 +141,16 @@ def run(args: argparse.Namespace) -> int:
     if args.training:
         return _export_training(args, formats)
     saved = _read_saved_session(args) if args.session is not None else None
-    if saved is not None and saved.image:  # (a session of an image model: the image it showed)
-        args.image = Path(saved.image)
+    if saved is not None and saved.image:  # (a session of an image model: the image it showed, read as the window
+        args.image, args.text = Path(saved.image), None  # does; a sentence it may hold is not an image model's input)
     set_threads(args.threads)
     loaded, device = load_model(args.checkpoint or str(DEFAULT_CHECKPOINT), args.device)
     args.checkpoint = args.checkpoint or str(DEFAULT_CHECKPOINT)
     if loaded.offers(Capability.KERNEL):
         return _export_kernel(args, loaded, saved, formats)
     if (own := input_command("export", loaded.model_kind)) is not None:  # (the kind's own input: an image …)
-        return cast(int, own(args, loaded, device, formats))
+        own_mask = _saved_heads_off(args, loaded, saved.heads_off) if saved is not None and saved.heads_off else None
+        return cast(int, own(args, loaded, device, formats, own_mask))
     if args.image is not None:
         raise CliError(tr("--image: {checkpoint} is a {kind} model, which reads no images").format(
             checkpoint=args.checkpoint, kind=loaded.kind))
@@ -165,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
     mask = head_mask_of(loaded, args.mask_heads) if args.mask_heads is not None else None
     if saved is not None and saved.heads_off:  # the heads the window had switched off, switched off here too
         mask = _saved_heads_off(args, loaded, saved.heads_off)
+    if saved is not None and _beyond_decoding(loaded, args.text, device):  # (the window shows its maps on demand)
+        return _export_long_session(args, loaded, device, formats, saved, mask)
     session = loaded.model_kind.stepping_cls(loaded, device, beam_size=args.beam)  # (translating, filling masks)
     with masked_heads(loaded.model, mask) if mask else contextlib.nullcontext():
         source = session.encode(args.text)
@@ -215,10 +218,7 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
     the text is read up to the model's positions (up to MAX_PROMPT_MAP_TOKENS), not the decoding limit; what it may
     allocate is the store, checked against MAX_QUERY_KEY_BYTES before the forward pass (core/limits.py says why)."""
     from attnviz.core.attention.kind import AttentionKind
-    from attnviz.core.decoding.long_prompt import longest_prompt, on_demand_refusal, query_keys, read_long_input
-    from attnviz.figures.attention import MatrixView, figure_stem, matrix_figure
-    from attnviz.figures.spec import NamedFigure
-    from attnviz.render.figure_files import SIDECAR
+    from attnviz.core.decoding.long_prompt import on_demand_refusal
 
     if given := [f"--{name.replace('_', '-')}" for name in PROMPT_MAP_CONFLICTS
                  if getattr(args, name) not in (None, False)]:
@@ -258,14 +258,34 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
             raise CliError(tr("{option} {number}: this model has {most} (counted from 1)").format(
                 option=option, number=number, most=most))
     layer, head = (args.layer or 1) - 1, (args.head or 1) - 1
+    return _write_prompt_map(args, loaded, device, formats, kind, layer, head, target)
+
+
+def _write_prompt_map(args: argparse.Namespace, loaded, device, formats: list[str], kind, layer: int, head: int,
+                      target: str | None, mask=None, extra: dict[str, Any] | None = None) -> int:
+    """The one map (``layer``, ``head``: 0-based, checked) of ``kind`` over args.text (and ``target``) computed on
+    demand, written into args.out with its sidecar (and ``extra``'s entries); ``mask``: heads switched off during the
+    forward pass. Says on stderr how far the forward pass has got at least every 10 s."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.decoding.long_prompt import longest_prompt, query_keys, read_long_input
+    from attnviz.core.heads import masked_heads
+    from attnviz.figures.attention import MatrixView, figure_stem, matrix_figure
+    from attnviz.figures.spec import NamedFigure
+    from attnviz.progress import Heartbeat
+    from attnviz.render.figure_files import SIDECAR
+
     check_out_option(args.out)  # (before the forward pass, which takes half a minute at 4,096 tokens)
     stem = figure_stem(kind, f"layer{layer + 1}_head{head + 1}", None, args.scores, False,
                        loaded.layout.kind_slug(kind))
     refuse_replacing(args, [f"{stem}.{fmt}" for fmt in formats] + [SIDECAR])
     read = read_long_input(loaded, args.text, target, device)
     warn_about_source(read, longest_prompt(loaded))
-    store = query_keys(loaded, read, device)[kind]  # (refused before the forward pass above MAX_QUERY_KEY_BYTES)
-    values = store.map(layer, head, scores=args.scores)  # (Q, K)
+    gated = masked_heads(loaded.model, mask) if mask else contextlib.nullcontext()
+    with Heartbeat("attnviz export") as progress, gated:
+        progress.stage(tr("reading {count:,} tokens in one forward pass").format(
+            count=len(read.ids) + len(read.target_ids)))
+        store = query_keys(loaded, read, device)[kind]  # (refused before the forward pass above MAX_QUERY_KEY_BYTES)
+        values = store.map(layer, head, scores=args.scores)  # (Q, K)
     rows = read.target_tokens if kind is not AttentionKind.ENCODER_SELF else read.tokens
     cols = read.tokens if kind is not AttentionKind.DECODER_SELF else read.target_tokens
     notes = loaded.layer_notes  # (a single-stack model's: every kind is that stack's self-attention)
@@ -274,6 +294,8 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
                       loaded.layout.kind_label(kind), stepped=False, layer_note=note,
                       slug=loaded.layout.kind_slug(kind))
     name = Path(args.checkpoint).stem
+    if mask:  # (as the window names a model with heads off: ModelInfo.name)
+        name = tr("{model}, heads off {heads}").format(model=name, heads=mask)
     figure = NamedFigure(view.stem(), matrix_figure(view, name, None, not args.blank_masked))
     sidecar = {"attnviz_export": 1, "sentence": args.text, "source_tokens": list(read.tokens),
                "unknown_words": list(read.unknown), "truncated_from": read.truncated_from, "model": name,
@@ -286,9 +308,49 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
                "masked_cells": "blank" if args.blank_masked else "marked"}
     if read.target_tokens:
         sidecar.update(target=target, target_tokens=list(read.target_tokens))
+    if mask:
+        sidecar["masked_heads"] = str(mask)
+    sidecar |= extra or {}
     written = write_batch([figure], args, formats, sidecar)
     print(tr("wrote {count} files into {out}").format(count=len(written), out=shown(args.out)))
     return 0
+
+
+def _beyond_decoding(loaded, text: str | None, device) -> bool:
+    """Whether ``text`` is longer than ``loaded``'s decoding cap and its maps are computed on demand: the window then
+    shows the whole prompt's maps on demand and steps nothing (core/decoding/long_prompt.py's encode_long_prompt)."""
+    from attnviz.core.decoding.long_prompt import on_demand_refusal, read_long_input
+
+    if not text or not text.strip() or on_demand_refusal(loaded) is not None or loaded.src_vocab is None:
+        return False
+    try:
+        read = read_long_input(loaded, text_option(text), None, device)
+    except ValueError:
+        return False  # (said as the window says it, by the decoding path)
+    return len(read.ids) > loaded.config.max_src_len
+
+
+def _export_long_session(args: argparse.Namespace, loaded, device, formats: list[str], saved, mask) -> int:
+    """export --session of a prompt beyond the decoding cap: what the window shows of it — the whole prompt's map of
+    the saved layer and head, computed on demand (with the session's heads off) — not a decoding of its first tokens.
+    Nothing is stepped, so --step and --flipbook are refused."""
+    from attnviz.core.attention.kind import AttentionKind
+
+    if args.step is not None or args.flipbook:
+        raise CliError(tr("{session}: its prompt of more than {cap:,} tokens is shown whole, its maps computed on "
+                          "demand, and never stepped: leave out {option}").format(
+            session=args.session, cap=loaded.config.max_src_len, option="--step" if args.step is not None else
+            "--flipbook"))
+    args.text = text_option(args.text)
+    layers, heads = loaded.config.num_decoder_layers if loaded.layout.name == "decoder-only" else \
+        loaded.config.num_encoder_layers, loaded.config.num_heads
+    layer, head = saved.view.layer, saved.view.head
+    if not (0 <= layer < layers and 0 <= head < heads):
+        raise CliError(tr("{session}: its view shows layer {layer}, head {head}; this model has {layers} layers of "
+                          "{heads} heads").format(session=args.session, layer=layer + 1, head=head + 1,
+                                                  layers=layers, heads=heads))
+    return _write_prompt_map(args, loaded, device, formats, AttentionKind.ENCODER_SELF, layer, head, None, mask,
+                             {"session": str(args.session)})
 
 
 def _saved_heads_off(args: argparse.Namespace, loaded, heads_off: str):

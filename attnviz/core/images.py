@@ -2,10 +2,16 @@
 
 Only a regular file is read, opened without blocking (a named pipe or a device is refused by its type, checked on
 the open descriptor), at most :data:`MAX_IMAGE_BYTES` of it; Pillow may decode only PNG, JPEG, WebP, BMP and GIF
-(the first frame), and an image of more than :data:`MAX_IMAGE_PIXELS` pixels is refused from its header, before
-it is decoded (a decompression bomb: a 30,000 × 30,000 PNG of a few KB). Any mode (grey, RGB, RGBA, palette,
-16-bit, CMYK) becomes grey, transparency over black (the background of Fashion-MNIST's pictures), and is resized
-to the model's square size. Every problem is an :class:`ImageError` whose message names the file.
+(the first frame), and an image of more than :data:`MAX_IMAGE_PIXELS` pixels, or whose longer side is more than
+:data:`MAX_ASPECT` times its shorter (a 50,000,000 × 1 PNG of 48 KB), is refused from its header, before it is decoded
+(a decompression bomb: a 30,000 × 30,000 PNG of a few KB). A larger image than any model reads is brought down to at
+most :data:`MAX_WORKING_SIDE` pixels a side as it is decoded (a JPEG decoded at 1/2, 1/4 or 1/8 of its size, another
+format shrunk by whole factors right after decoding), so that no later step works on more: Pillow's decoding, its
+conversions and its reductions let other threads run, but some of its steps (alpha compositing, taking a channel, a
+resize's tables) hold Python's lock for as long as they take, and the window's event loop waits on them. Any mode
+(grey, RGB, RGBA, palette, 16-bit, CMYK) becomes grey, transparency over black (the background of Fashion-MNIST's
+pictures), and is resized to the model's square size. Every problem is an :class:`ImageError` whose message names
+the file.
 
 An image far larger than the model reads is decoded reduced (``reduce_to``, the side the model's reader resizes to):
 a JPEG by its decoder at 1/2, 1/4 or 1/8 of its size (Pillow's ``draft``), any image to 1/f of its sides (each
@@ -29,6 +35,8 @@ from attnviz.i18n import tr
 
 MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a 28 × 28 picture takes a few hundred bytes; a photograph a few MB
 MAX_IMAGE_PIXELS = 50_000_000  # width × height at most (a 50-megapixel photograph)
+MAX_ASPECT = 32  # the longer side at most this many times the shorter (a panorama is 4–10 times as wide as high)
+MAX_WORKING_SIDE = 4096  # pixels a side kept once decoded: twice the largest model input (core/hf/folder.py's 2,048)
 FORMATS = ("PNG", "JPEG", "WEBP", "BMP", "GIF")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".gif")  # a file taken for an image (a folder's, a drop)
 
@@ -107,13 +115,19 @@ def open_image(path: str | Path, reduce_to: int | None = None):  # -> PIL.Image.
                     raise ImageError(tr("{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz "
                                         "decodes (a decompression bomb?)").format(path=path, width=width,
                                                                                   height=height, most=MAX_IMAGE_PIXELS))
+                if max(width, height) > MAX_ASPECT * max(min(width, height), 1):
+                    raise ImageError(tr("{path}: {width:,} × {height:,} pixels, a strip rather than a picture: attnviz "
+                                        "reads images whose longer side is at most {most} times the shorter").format(
+                        path=path, width=width, height=height, most=MAX_ASPECT))
                 image.seek(0)  # a GIF's first frame
-                if (factor := reduction(width, height, reduce_to)) > 1 and image.format == "JPEG":
-                    image.draft(None, (width // factor, height // factor))  # (decoded at 1/2, 1/4 or 1/8: no smaller)
+                factor = max(reduction(width, height, reduce_to), _factor(image.size))
+                if factor > 1 and image.format == "JPEG":  # decoded at 1/2, 1/4 or 1/8 of its size, not whole
+                    image.draft(image.mode, (-(-width // factor), -(-height // factor)))
                 image.load()
+                image = _bounded(image)  # (at most MAX_WORKING_SIDE a side, its mode one that can be averaged)
                 if image.mode in ("L", "RGB") and "transparency" not in image.info:
                     image = _reduced(image, reduce_to)  # (before any copy of it is made)
-                elif image.mode == "RGBA" and reduction(width, height, reduce_to) > 1:
+                elif image.mode == "RGBA" and reduction(image.width, image.height, reduce_to) > 1:
                     image = _reduced(image.convert("RGBa"), reduce_to)  # (premultiplied: the areas' means over black)
                 return _reduced(_plain(image), reduce_to)
     except ImageError:
@@ -140,6 +154,31 @@ def _reduced(image, reduce_to: int | None):  # PIL.Image.Image -> PIL.Image.Imag
     return image.resize((round(image.width / factor), round(image.height / factor)), Image.Resampling.BOX)
 
 
+def _factor(size: tuple[int, int]) -> int:
+    """The whole factor that brings an image of ``size`` (width, height) to at most MAX_WORKING_SIDE a side (1: it
+    is not larger)."""
+    return max(1, -(-max(size) // MAX_WORKING_SIDE))
+
+
+def _bounded(image):  # PIL.Image.Image -> PIL.Image.Image
+    """A decoded image larger than MAX_WORKING_SIDE a side shrunk by a whole factor (each pixel the mean of the
+    factor × factor pixels it covers; Pillow lets other threads run meanwhile), else itself. A palette or bilevel
+    image is first converted to the colours it shows (its grey palette kept grey, its transparency kept), a 16-bit
+    one to 32-bit grey: their pixels cannot be averaged as they are."""
+    factor = _factor(image.size)
+    if factor == 1:
+        return image
+    if image.mode in ("P", "PA"):
+        grey = _grey_palette(image)
+        clear = image.mode == "PA" or "transparency" in image.info
+        image = image.convert(("LA" if grey else "RGBA") if clear else ("L" if grey else "RGB"))
+    elif image.mode == "1":
+        image = image.convert("L")
+    elif image.mode.startswith("I;16"):
+        image = image.convert("I")
+    return image.reduce(factor)
+
+
 def _plain(image):  # PIL.Image.Image -> PIL.Image.Image
     """A loaded Pillow image of any mode as "L" or "RGB" (see :func:`open_image`)."""
     from PIL import Image
@@ -150,10 +189,9 @@ def _plain(image):  # PIL.Image.Image -> PIL.Image.Image
         return Image.fromarray(np.clip(values / top * 255.0, 0, 255).astype(np.uint8), mode="L")
     grey = image.mode in ("L", "LA", "La", "1") or (image.mode in ("P", "PA") and _grey_palette(image))
     if image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info:
-        # over black: each colour times its opacity, the premultiplied colours themselves (no second full-size layer)
-        premultiplied = image if image.mode == "RGBa" else \
-            (image if image.mode == "RGBA" else image.convert("RGBA")).convert("RGBa")
-        image = Image.merge("RGB", premultiplied.split()[:3])
+        rgba = image.convert("RGBA")
+        image = Image.new("RGB", rgba.size, (0, 0, 0))  # over black: colour × alpha (alpha_composite's own result,
+        image.paste(rgba.convert("RGB"), mask=rgba.getchannel("A"))  # made by steps that let other threads run)
     return image.convert("L" if grey else "RGB")
 
 

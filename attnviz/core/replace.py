@@ -42,10 +42,20 @@ def _step(_what: str, _name: str = "") -> None:
     """Called before every change on disk during a commit (tests replace it to interrupt there)."""
 
 
+def _made(_staging: Path) -> None:
+    """Called right after a staging folder is made, before it has an owner (tests send a signal here)."""
+
+
 def new_staging(folder: Path) -> Path:
-    """A new hidden staging folder inside ``folder`` (which must exist), owned by this process."""
+    """A new hidden staging folder inside ``folder`` (which must exist), owned by this process; removed again
+    when writing its owner fails (a full disk), so that it is returned whole or not made at all."""
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
-    (staging / OWNER).write_text(str(os.getpid()), encoding="ascii")
+    try:
+        _made(staging)
+        (staging / OWNER).write_text(str(os.getpid()), encoding="ascii")
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return staging
 
 
@@ -172,19 +182,27 @@ def _is_ours_in_flight(staging: Path) -> bool:
 
 @contextlib.contextmanager
 def staging_in(folder: Path) -> Iterator[Path]:
-    """A staging folder in ``folder`` for one export, deleted (rolled back if need be) when it ends."""
-    staging = new_staging(folder)
-    with _in_flight_lock:
-        _in_flight.add(staging)
+    """A staging folder in ``folder`` for one export, deleted (rolled back if need be) when it ends.
+
+    SIGINT/SIGTERM/SIGHUP are held from the folder's mkdir until it is registered here, so a signal that comes
+    right after it appears (before its owner is written, or before this block can clean it up) unwinds through
+    the cleanup below instead of leaving an empty hidden ``.attnviz-export-*`` folder behind."""
+    staging: Path | None = None
     try:
+        with _signals_held():  # a held signal is raised as this block ends, inside the try: cleaned up below
+            staging = new_staging(folder)
+            with _in_flight_lock:
+                _in_flight.add(staging)
         yield staging
     except BaseException:
-        roll_back(staging, folder)
+        if staging is not None:
+            roll_back(staging, folder)
         raise
     finally:
-        with _in_flight_lock:
-            _in_flight.discard(staging)
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            with _in_flight_lock:
+                _in_flight.discard(staging)
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def recover(folder: Path) -> list[Path]:

@@ -96,26 +96,41 @@ MESSAGE_LINES = 8  # lines a figure without cells may take for its message ("Not
 def max_pooled(values: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """values (Q, K) reduced to the max over blocks of ``rows`` × ``cols`` cells (the last ones cut short), as float32
     (ceil(Q / rows), ceil(K / cols)). NaN cells (masked scores) are left out of a block's max; a block of only NaN stays
-    NaN. Max rather than mean: one strong weight among near-zero ones keeps its colour in the overview."""
+    NaN. Max rather than mean: one strong weight among near-zero ones keeps its colour in the overview.
+
+    Made with one whole-array ``fmax`` per cell of a block's side (``values[:, k::cols]``), never a padded copy nor a
+    reduction over a short inner axis: the overview of a 2,720-token prompt's map is painted on the GUI thread, and
+    those took it most of a second."""
     values = np.asarray(values, np.float32)
     if rows == 1 and cols == 1:
         return values
-    height, width = values.shape
-    blocks_down, blocks_across = -(-height // rows), -(-width // cols)
-    if (blocks_down * rows, blocks_across * cols) != (height, width):  # (the last blocks cut short: NaN beyond)
-        padded = np.full((blocks_down * rows, blocks_across * cols), np.nan, np.float32)
-        padded[:height, :width] = values
-        values = padded
-    blocks = values.reshape(blocks_down, rows, blocks_across, cols)
-    return np.fmax.reduce(np.fmax.reduce(blocks, axis=3), axis=1)  # (fmax: NaN only where a block is all NaN)
+    return _block_reduce(_block_reduce(values, cols, 1, np.fmax), rows, 0, np.fmax)
+
+
+def _block_reduce(values: np.ndarray, size: int, axis: int, combine: np.ufunc) -> np.ndarray:
+    """``values`` reduced by ``combine`` (fmax, logical_and …) over blocks of ``size`` along ``axis`` (the last block
+    cut short): ceil(n / size) along that axis."""
+    if size == 1:
+        return values
+    every = [slice(None)] * values.ndim
+    every[axis] = slice(0, None, size)
+    reduced = values[tuple(every)].copy()
+    for offset in range(1, min(size, values.shape[axis])):
+        every[axis] = slice(offset, None, size)
+        part = values[tuple(every)]  # (one block fewer where the last block is cut short before ``offset``)
+        head = [slice(None)] * values.ndim
+        head[axis] = slice(0, part.shape[axis])
+        target = reduced[tuple(head)]
+        combine(target, part, out=target)
+    return reduced
 
 
 def all_pooled(masked: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """masked (Q, K) bool reduced to blocks of ``rows`` × ``cols`` cells: True where every cell of the block is."""
+    masked = np.asarray(masked, bool)
     if rows == 1 and cols == 1:
-        return np.asarray(masked, bool)
-    shown = np.ascontiguousarray(~np.asarray(masked, bool)).view(np.uint8).astype(np.float32)
-    return max_pooled(shown, rows, cols) == 0
+        return masked
+    return _block_reduce(_block_reduce(masked, cols, 1, np.logical_and), rows, 0, np.logical_and)
 
 
 def visible_ticks(labels: Sequence[str], first: int, last: int, cell: float, room: float) -> list[tuple[int, str]]:

@@ -191,12 +191,12 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="242"/>
+        <location filename="../../attnviz/session_file.py" line="247"/>
         <source>'checkpoint_sha256' is not a SHA-256 (64 hex digits)</source>
         <translation>'checkpoint_sha256' 不是 SHA-256（64 位十六进制数字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="281"/>
+        <location filename="../../attnviz/session_file.py" line="286"/>
         <source>'heads_off' must name heads as kind:layer.head, comma-separated (e.g. cross:2.1,enc-self:1.3)</source>
         <translation>'heads_off' 必须以“种类:层.头”的形式列出头，用逗号分隔（例如 cross:2.1,enc-self:1.3）</translation>
     </message>
@@ -250,7 +250,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="400"/>
+        <location filename="../../attnviz/commands/export.py" line="462"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -281,7 +281,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="360"/>
+        <location filename="../../attnviz/commands/export.py" line="422"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -331,7 +331,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="345"/>
+        <location filename="../../attnviz/commands/export.py" line="407"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -366,12 +366,12 @@
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="154"/>
+        <location filename="../../attnviz/commands/export.py" line="155"/>
         <source>--image: {checkpoint} is a {kind} model, which reads no images</source>
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="358"/>
+        <location filename="../../attnviz/commands/export.py" line="420"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -386,7 +386,7 @@
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="390"/>
+        <location filename="../../attnviz/commands/export.py" line="452"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -472,7 +472,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="364"/>
+        <location filename="../../attnviz/commands/export.py" line="426"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -514,12 +514,13 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="314"/>
+        <location filename="../../attnviz/commands/export.py" line="376"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="300"/>
+        <location filename="../../attnviz/commands/export.py" line="362"/>
+        <location filename="../../attnviz/commands/export_images.py" line="35"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -534,12 +535,12 @@
         <translation>--step 必须是步序号或 'all'，实际为 {text!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="193"/>
+        <location filename="../../attnviz/commands/export.py" line="196"/>
         <source>--step {step}: the decoding of this sentence has only {count} steps</source>
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="352"/>
+        <location filename="../../attnviz/commands/export.py" line="414"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -610,7 +611,7 @@
         <translation>--task：模型大小（默认 small；--arch 可改单项设置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="160"/>
+        <location filename="../../attnviz/commands/export.py" line="161"/>
         <location filename="../../attnviz/commands/export.py" line="250"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
@@ -621,17 +622,17 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="348"/>
+        <location filename="../../attnviz/commands/export.py" line="410"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="448"/>
+        <location filename="../../attnviz/commands/export.py" line="510"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export_images.py" line="27"/>
+        <location filename="../../attnviz/commands/export_images.py" line="32"/>
         <source>--{option} does not go with an image model</source>
         <translation>--{option} 不能用于图像模型</translation>
     </message>
@@ -773,7 +774,7 @@
         <translation>句子文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="47"/>
+        <location filename="../../attnviz/core/images.py" line="55"/>
         <location filename="../../attnviz/core/safe_output.py" line="32"/>
         <source>a folder</source>
         <translation>文件夹</translation>
@@ -969,7 +970,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="406"/>
+        <location filename="../../attnviz/commands/export.py" line="468"/>
         <location filename="../../attnviz/figures/attention.py" line="222"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1354,7 +1355,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="466"/>
+        <location filename="../../attnviz/commands/export.py" line="528"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1377,8 +1378,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="427"/>
-        <location filename="../../attnviz/commands/export.py" line="484"/>
+        <location filename="../../attnviz/commands/export.py" line="489"/>
+        <location filename="../../attnviz/commands/export.py" line="546"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1966,7 +1967,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="975"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="990"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2006,7 +2007,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开会话：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="182"/>
+        <location filename="../../attnviz/session_file.py" line="184"/>
         <source>could not read the session {name}: {reason}</source>
         <translation>无法读取会话 {name}：{reason}</translation>
     </message>
@@ -2016,7 +2017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存会话</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="155"/>
+        <location filename="../../attnviz/session_file.py" line="157"/>
         <source>could not save the session to {path}: {reason}</source>
         <translation>无法将会话保存到 {path}：{reason}</translation>
     </message>
@@ -2697,7 +2698,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="974"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="989"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
@@ -3404,7 +3405,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="406"/>
+        <location filename="../../attnviz/commands/export.py" line="468"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="80"/>
         <source>layer {layer} · head {head}</source>
@@ -3726,7 +3727,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="309"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="324"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3967,7 +3968,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="248"/>
+        <location filename="../../attnviz/session_file.py" line="253"/>
         <source>more than {most} steps</source>
         <translation>超过 {most} 步</translation>
     </message>
@@ -4213,7 +4214,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不能与参数 %s 同时使用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="228"/>
+        <location filename="../../attnviz/session_file.py" line="233"/>
         <source>not an attnviz session (no "format": "attnviz-session")</source>
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
@@ -4804,7 +4805,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="131"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="146"/>
         <source>position {row:,} → {col:,}</source>
         <translation>位置 {row:,} → {col:,}</translation>
     </message>
@@ -5202,6 +5203,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/explain_images.py" line="88"/>
         <source>reading {count:,} images</source>
         <translation>正在读取 {count:,} 张图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="285"/>
+        <source>reading {count:,} tokens in one forward pass</source>
+        <translation>正在一次前向计算中读取 {count:,} 个词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/images.py" line="87"/>
@@ -5641,12 +5647,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>序列 {n}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="231"/>
+        <location filename="../../attnviz/session_file.py" line="236"/>
         <source>session version {version!r} is newer than this attnviz understands ({newest})</source>
         <translation>会话版本 {version!r} 比此 attnviz 能理解的版本（{newest}）更新</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="234"/>
+        <location filename="../../attnviz/session_file.py" line="239"/>
         <source>session version {version} does not exist (versions start at 1; this attnviz writes {newest})</source>
         <translation>会话版本 {version} 不存在（版本从 1 开始；此 attnviz 写入版本 {newest}）</translation>
     </message>
@@ -5782,7 +5788,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="980"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="995"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -6065,7 +6071,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {number} 步 · 搜索第 {search} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="254"/>
+        <location filename="../../attnviz/session_file.py" line="259"/>
         <source>step {number}: 'forced' must be one token (no spaces) or null</source>
         <translation>第 {number} 步：'forced' 必须是一个词元（不含空格）或 null</translation>
     </message>
@@ -6336,7 +6342,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法保存检查点：{error}；{path} 保持原样</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="368"/>
+        <location filename="../../attnviz/session_file.py" line="373"/>
         <source>The checkpoint {name} has changed since this session was saved (its SHA-256 differs): the attention shown may differ from what was saved.</source>
         <translation>检查点 {name} 在保存此会话后已更改（其 SHA-256 不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -6533,12 +6539,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>作业位于 {address} 的存储已不在（其启动进程或机器已停止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="270"/>
+        <location filename="../../attnviz/session_file.py" line="275"/>
         <source>the kernel must be one of: {names}</source>
         <translation>核必须是以下之一：{names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="275"/>
+        <location filename="../../attnviz/session_file.py" line="280"/>
         <source>the kernel's bandwidth must be from {low} to {high} and its query from {query_low:g} to {query_high:g}</source>
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
@@ -6620,7 +6626,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="242"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="244"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -6630,7 +6636,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="366"/>
+        <location filename="../../attnviz/core/hf/attention.py" line="84"/>
+        <source>the model computed attention or predictions that are not finite (NaN or infinity): its weights or its config hold numbers that break the computation, so attnviz shows, ranks and writes none of them</source>
+        <translation>模型算出的注意力或预测不是有限数（NaN 或无穷大）：其权重或配置中的数值破坏了计算，因此 attnviz 不显示、不排序也不写出其中任何一项</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session_file.py" line="371"/>
         <source>The model folder {name} has changed since this session was saved (its config or its files' sizes differ): the attention shown may differ from what was saved.</source>
         <translation>模型文件夹 {name} 在保存此会话后已更改（其配置或文件大小不同）：显示的注意力可能与保存时不同。</translation>
     </message>
@@ -6677,6 +6688,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>该模型将占用 {gb:.1f} GB 内存，超出 attnviz 可加载的上限</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/models/image_reading.py" line="155"/>
+        <source>the model's class scores are not finite (NaN or infinity): its weights or its settings hold numbers that break the computation, so attnviz ranks no class</source>
+        <translation>模型的类别分数不是有限数（NaN 或无穷大）：其权重或设置中的数值破坏了计算，因此 attnviz 不对任何类别排序</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/image.py" line="328"/>
         <source>The model's own name: {name}</source>
         <translation>模型自己的名称：{name}</translation>
@@ -6702,7 +6718,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="200"/>
+        <location filename="../../attnviz/session_file.py" line="205"/>
         <source>the path is too long to name a file</source>
         <translation>路径过长，不能指向文件</translation>
     </message>
@@ -6833,12 +6849,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="245"/>
+        <location filename="../../attnviz/session_file.py" line="250"/>
         <source>the sentence is longer than {most:,} characters</source>
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="180"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="182"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6863,32 +6879,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>本次会话的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="207"/>
+        <location filename="../../attnviz/session_file.py" line="212"/>
         <source>the session has no {key!r}</source>
         <translation>会话中没有 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="390"/>
+        <location filename="../../attnviz/session_file.py" line="395"/>
         <source>the session's checkpoint {path} cannot be read: {reason}</source>
         <translation>无法读取会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="307"/>
+        <location filename="../../attnviz/session_file.py" line="312"/>
         <source>the session's checkpoint {path} cannot be used: {reason}</source>
         <translation>无法使用会话的检查点 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="328"/>
+        <location filename="../../attnviz/session_file.py" line="333"/>
         <source>the session's checkpoint {path} is missing</source>
         <translation>会话的检查点 {path} 不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="324"/>
+        <location filename="../../attnviz/session_file.py" line="329"/>
         <source>the session's checkpoint {path} is missing; its path relative to the session, {relative}, leads out of the session's folder to {outside}</source>
         <translation>会话的检查点 {path} 不存在；它相对于会话的路径 {relative} 指向会话文件夹之外的 {outside}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="393"/>
+        <location filename="../../attnviz/session_file.py" line="398"/>
         <source>the session's checkpoint {path} is refused: {problem}</source>
         <translation>会话的检查点 {path} 被拒绝：{problem}</translation>
     </message>
@@ -6953,7 +6969,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="170"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="172"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
@@ -7023,7 +7039,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="182"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="184"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -7033,7 +7049,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>这份 attnviz 中没有构建好的用户指南（缺少 {path}）：运行 bash scripts/run.sh 即可构建；也可以直接阅读代码仓库 docs 文件夹中的页面。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="262"/>
+        <location filename="../../attnviz/session_file.py" line="267"/>
         <source>the view's kind must be one of: {names}</source>
         <translation>视图的注意力类型必须是以下之一：{names}</translation>
     </message>
@@ -7095,7 +7111,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有书中图表 {key!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="178"/>
+        <location filename="../../attnviz/session_file.py" line="180"/>
         <source>there is no session file {name}</source>
         <translation>会话文件 {name} 不存在</translation>
     </message>
@@ -7902,9 +7918,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在写入 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="206"/>
-        <location filename="../../attnviz/commands/export.py" line="290"/>
-        <location filename="../../attnviz/commands/export.py" line="368"/>
+        <location filename="../../attnviz/commands/export.py" line="209"/>
+        <location filename="../../attnviz/commands/export.py" line="315"/>
+        <location filename="../../attnviz/commands/export.py" line="430"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -8029,7 +8045,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="139"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="154"/>
         <source>{axis} {first:,}–{last:,} of {count:,}</source>
         <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
     </message>
@@ -8039,12 +8055,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="451"/>
+        <location filename="../../attnviz/commands/export.py" line="513"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export_images.py" line="23"/>
+        <location filename="../../attnviz/commands/export_images.py" line="28"/>
         <source>{checkpoint} is an image model: give the image to read with --image</source>
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
@@ -8176,7 +8192,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="420"/>
+        <location filename="../../attnviz/commands/export.py" line="482"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -8261,27 +8277,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="214"/>
+        <location filename="../../attnviz/session_file.py" line="219"/>
         <source>{key!r} has the wrong type ({type})</source>
         <translation>{key!r} 的类型错误（{type}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="294"/>
+        <location filename="../../attnviz/session_file.py" line="299"/>
         <source>{key!r} is not a file path</source>
         <translation>{key!r} 不是文件路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="297"/>
+        <location filename="../../attnviz/session_file.py" line="302"/>
         <source>{key!r} is too long to be a file path ({count:,} characters)</source>
         <translation>{key!r} 太长，不能作为文件路径（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="211"/>
+        <location filename="../../attnviz/session_file.py" line="216"/>
         <source>{key!r} must be a {type}, not true/false</source>
         <translation>{key!r} 必须是 {type}，而不是 true/false</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="221"/>
+        <location filename="../../attnviz/session_file.py" line="226"/>
         <source>{key!r} must be from {low} to {high}, got {value}</source>
         <translation>{key!r} 必须在 {low} 到 {high} 之间，实际为 {value}</translation>
     </message>
@@ -8435,9 +8451,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model} · 句子 {number}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="183"/>
-        <location filename="../../attnviz/session/state.py" line="69"/>
-        <location filename="../../attnviz/session/state.py" line="94"/>
+        <location filename="../../attnviz/commands/export.py" line="186"/>
+        <location filename="../../attnviz/commands/export.py" line="298"/>
+        <location filename="../../attnviz/commands/export_images.py" line="45"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
@@ -8538,17 +8554,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/models/image_reading.py" line="172"/>
+        <location filename="../../attnviz/core/models/image_reading.py" line="178"/>
         <source>{name} has no classifier head: it names no classes (attnviz heads and the window show its attention)</source>
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="265"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="267"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="166"/>
+        <location filename="../../attnviz/session_file.py" line="168"/>
         <source>{name} is a folder, not a session file</source>
         <translation>{name} 是文件夹，不是会话文件</translation>
     </message>
@@ -8573,27 +8589,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 是 {kind} 模型：只有翻译模型可以比较</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="168"/>
+        <location filename="../../attnviz/session_file.py" line="170"/>
         <source>{name} is not a regular file</source>
         <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="185"/>
+        <location filename="../../attnviz/session_file.py" line="187"/>
         <source>{name} is not a usable file name</source>
         <translation>{name} 不是可用的文件名</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="189"/>
+        <location filename="../../attnviz/session_file.py" line="191"/>
         <source>{name} is not an attnviz session (not JSON: {error})</source>
         <translation>{name} 不是 attnviz 会话（不是 JSON：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="180"/>
+        <location filename="../../attnviz/session_file.py" line="182"/>
         <source>{name} is not an attnviz session (not UTF-8 text)</source>
         <translation>{name} 不是 attnviz 会话（不是 UTF-8 文本）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="172"/>
+        <location filename="../../attnviz/session_file.py" line="174"/>
         <source>{name} is too large to be an attnviz session (over {most:,} bytes)</source>
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
@@ -8624,7 +8640,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="187"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="189"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -8714,7 +8730,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="445"/>
+        <location filename="../../attnviz/commands/export.py" line="507"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8734,7 +8750,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 必须在 {low:,} 到 {high:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="157"/>
+        <location filename="../../attnviz/commands/export.py" line="158"/>
         <source>{option} sets the kernel-regression view; {checkpoint} is a {kind} model</source>
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
@@ -8749,12 +8765,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="395"/>
+        <location filename="../../attnviz/commands/export.py" line="457"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="393"/>
+        <location filename="../../attnviz/commands/export.py" line="455"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8866,7 +8882,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 是文件夹而不是文件，且没有 config.json（不是 Hugging Face 模型）：{what_opens}；请选择其中的某个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="145"/>
+        <location filename="../../attnviz/session_file.py" line="147"/>
         <source>{path} is a folder: choose a file name for the session</source>
         <translation>{path} 是文件夹：请为会话选择一个文件名</translation>
     </message>
@@ -8936,7 +8952,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="349"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="351"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -8952,19 +8968,19 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="369"/>
-        <location filename="../../attnviz/core/images.py" line="54"/>
+        <location filename="../../attnviz/core/images.py" line="62"/>
         <source>{path}: cannot be opened ({error})</source>
         <translation>{path}：无法打开（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="379"/>
-        <location filename="../../attnviz/core/images.py" line="71"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="381"/>
+        <location filename="../../attnviz/core/images.py" line="79"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="69"/>
+        <location filename="../../attnviz/core/images.py" line="77"/>
         <source>{path}: cannot be read without waiting (not an image file)</source>
         <translation>{path}：无法不等待地读取（不是图像文件）</translation>
     </message>
@@ -9010,8 +9026,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="445"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="516"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="447"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="526"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -9047,12 +9063,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="285"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="286"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="316"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="318"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -9062,12 +9078,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="415"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="417"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="310"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="312"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -9112,12 +9128,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="458"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="460"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="344"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="346"/>
         <source>{path}: id2label names class {index} {name!r}, not a name on one line</source>
         <translation>{path}：id2label 把类别 {index} 命名为 {name!r}，不是单行的名称</translation>
     </message>
@@ -9142,7 +9158,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="278"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="279"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -9178,8 +9194,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="282"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="470"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="283"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="473"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -9189,7 +9205,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是普通文件（设备还是管道？）；训练只写入检查点</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="52"/>
+        <location filename="../../attnviz/core/images.py" line="60"/>
         <source>{path}: is not a regular file (a pipe, socket or device?)</source>
         <translation>{path}：不是普通文件（管道、套接字或设备？）</translation>
     </message>
@@ -9234,8 +9250,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是{kind}，不是文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="47"/>
-        <location filename="../../attnviz/core/images.py" line="59"/>
+        <location filename="../../attnviz/core/images.py" line="55"/>
+        <location filename="../../attnviz/core/images.py" line="67"/>
         <source>{path}: is {kind}, not an image file</source>
         <translation>{path}：是{kind}，不是图像文件</translation>
     </message>
@@ -9351,17 +9367,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="290"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="291"/>
         <source>{path}: model_type 'gemma3' is Gemma 3's image–text model, which attnviz does not open; it opens Gemma 3's language model saved alone (model_type 'gemma3_text', as Gemma 3 270M and 1B are)</source>
         <translation>{path}：model_type 'gemma3' 是 Gemma 3 的图文模型，attnviz 不打开它；attnviz 打开单独保存的 Gemma 3 语言模型（model_type 'gemma3_text'，Gemma 3 270M 和 1B 就是这样保存的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="294"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="295"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="125"/>
+        <location filename="../../attnviz/core/images.py" line="139"/>
         <source>{path}: more than {most:,} pixels, more than attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：超过 {most:,} 像素，超出 attnviz 解码的上限（解压炸弹？）</translation>
     </message>
@@ -9388,7 +9404,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="362"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="57"/>
-        <location filename="../../attnviz/core/images.py" line="45"/>
+        <location filename="../../attnviz/core/images.py" line="53"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
@@ -9408,7 +9424,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="272"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="273"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -9433,7 +9449,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 检查点：没有 attnviz 元数据（是 safetensors 文件，但不是 attnviz 写入的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="122"/>
+        <location filename="../../attnviz/core/images.py" line="136"/>
         <source>{path}: not an image attnviz reads (PNG, JPEG, WebP, BMP or GIF)</source>
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
@@ -9448,18 +9464,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：打开 Hugging Face 模型需要 transformers 包，而独立构建版不含此包：请从源码安装 attnviz（README：bash scripts/run.sh）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="64"/>
+        <location filename="../../attnviz/core/images.py" line="72"/>
         <source>{path}: over {mb} MB, larger than any image attnviz reads</source>
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="502"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="512"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/checkpoints/checkpoint.py" line="366"/>
-        <location filename="../../attnviz/core/images.py" line="49"/>
+        <location filename="../../attnviz/core/images.py" line="57"/>
         <source>{path}: permission denied (the file is not readable by you)</source>
         <translation>{path}：权限不足（你无权读取该文件）</translation>
     </message>
@@ -9494,17 +9510,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：张量 {name} 含有超出 ±{most:g} 的值，attnviz 的模型都不会有这样的值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="128"/>
+        <location filename="../../attnviz/core/images.py" line="142"/>
         <source>{path}: the image is damaged or cut short ({error})</source>
         <translation>{path}：图像已损坏或不完整（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/vision.py" line="323"/>
+        <location filename="../../attnviz/core/hf/vision.py" line="325"/>
         <source>{path}: the model cannot read the pictures it makes ({error})</source>
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="288"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -9559,12 +9575,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="417"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="553"/>
+        <source>{path}: {key} = {value!r} is below 0; the normalisation would take the square root of a negative number</source>
+        <translation>{path}：{key} = {value!r} 小于 0；归一化将对负数开平方</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="580"/>
+        <source>{path}: {key} = {value!r} is not a finite number; attnviz refuses it rather than show maps of NaN</source>
+        <translation>{path}：{key} = {value!r} 不是有限数；attnviz 拒绝它，而不显示由 NaN 构成的图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="548"/>
+        <source>{path}: {key} = {value!r} is not a number above 0; the rotary positions would make every attention map NaN</source>
+        <translation>{path}：{key} = {value!r} 不是大于 0 的数；旋转位置编码会使每张注意力图都成为 NaN</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="419"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="477"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="479"/>
+        <source>{path}: {key} = {value} is not a number above 0 (the pictures are divided by it)</source>
+        <translation>{path}：{key} = {value} 不是大于 0 的数（图片要除以它）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/folder.py" line="487"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -9574,8 +9610,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="438"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="492"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="440"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="502"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -9612,7 +9648,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{problem}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/images.py" line="107"/>
+        <location filename="../../attnviz/core/images.py" line="119"/>
+        <source>{path}: {width:,} × {height:,} pixels, a strip rather than a picture: attnviz reads images whose longer side is at most {most} times the shorter</source>
+        <translation>{path}：{width:,} × {height:,} 像素，是一条细带而不是图片：attnviz 只读取长边至多为短边 {most} 倍的图像</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/images.py" line="115"/>
         <source>{path}: {width:,} × {height:,} pixels, more than the {most:,} attnviz decodes (a decompression bomb?)</source>
         <translation>{path}：{width:,} × {height:,} 像素，超过 attnviz 解码的上限 {most:,}（解压炸弹？）</translation>
     </message>
@@ -9623,7 +9664,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="320"/>
+        <location filename="../../attnviz/commands/export.py" line="382"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9638,7 +9679,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="310"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="325"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -9678,7 +9719,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="305"/>
+        <location filename="../../attnviz/commands/export.py" line="340"/>
+        <source>{session}: its prompt of more than {cap:,} tokens is shown whole, its maps computed on demand, and never stepped: leave out {option}</source>
+        <translation>{session}：其提示超过 {cap:,} 个词元，整体显示、注意力图按需计算，从不逐步解码：请去掉 {option}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="349"/>
+        <source>{session}: its view shows layer {layer}, head {head}; this model has {layers} layers of {heads} heads</source>
+        <translation>{session}：其视图显示第 {layer} 层第 {head} 个头；此模型有 {layers} 层，每层 {heads} 个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="367"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -9688,12 +9739,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session_file.py" line="65"/>
+        <location filename="../../attnviz/session_file.py" line="66"/>
         <source>{start}…{end} ({count:,} characters)</source>
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="474"/>
+        <location filename="../../attnviz/commands/export.py" line="536"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>

@@ -23,6 +23,8 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
+from attnviz.i18n import tr
+
 IMPLEMENTATION = "attnviz"
 STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
 
@@ -71,6 +73,25 @@ class _QueryKeyCalls(list[QueryKeyCall]):
             mask = attention_mask[..., :keys]  # (B, 1, Q, K) additive
             seen = self.masks[id(attention_mask)] = (attention_mask, (mask <= torch.finfo(mask.dtype).min / 2)[:, 0])
         return seen[1]
+
+
+class NotFinite(ValueError):
+    """A forward pass whose attention or next-token / masked-word logits are not finite numbers (NaN or infinity in
+    the model's weights, or numbers of its config that make them): one sentence, raised before any map of it is kept
+    or written and before any token is ranked from it."""
+
+    def __init__(self) -> None:
+        super().__init__(tr("the model computed attention or predictions that are not finite (NaN or infinity): its "
+                            "weights or its config hold numbers that break the computation, so attnviz shows, ranks "
+                            "and writes none of them"))
+
+
+def check_finite(*tensors: Tensor) -> None:
+    """Raise :class:`NotFinite` unless every number of ``tensors`` is finite. Read from each tensor's least and
+    greatest value (a NaN anywhere makes both NaN), so that no mask the size of a layer's maps is made."""
+    for tensor in tensors:
+        if tensor.numel() and not bool(torch.isfinite(torch.stack(torch.aminmax(tensor.detach()))).all()):
+            raise NotFinite()
 
 
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
@@ -146,6 +167,7 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
         raise ValueError("maps on demand do not support a relative position bias (T5)")
     mask = None if attention_mask is None else attention_mask[..., : key.shape[-2]]  # (B, 1, Q, K) additive
     hidden = None if attention_mask is None else calls.hidden(attention_mask, key.shape[-2])
+    check_finite(query, key)  # (the maps made later from them would be NaN)
     calls.append(QueryKeyCall(module, query.detach(), key.detach(), scaling, hidden, softcap,
                               None if sinks is None else sinks.detach()))
     if softcap is not None or sinks is not None:  # (no fused kernel caps scores or reads a sink column)
@@ -236,6 +258,7 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
     output = torch.matmul(dropped, value).transpose(1, 2).contiguous()
     listening = _calls.get()
     if listening:
+        check_finite(weights)  # (rows of a NaN query, key or score: the maps of them are not kept)
         if attention_mask is not None:  # the mask's "minus infinity" is the dtype's lowest number, not -inf
             hidden = attention_mask[..., : key.shape[-2]] <= torch.finfo(attention_mask.dtype).min / 2
             scores = scores.masked_fill(hidden, float("-inf"))

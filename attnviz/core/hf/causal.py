@@ -22,7 +22,7 @@ from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.search_rules import SearchRules
 from attnviz.core.hf import compat
-from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, check_finite, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import left_padded, library_rules
 from attnviz.core.hf.variants import band, layer_variants
@@ -103,7 +103,9 @@ class HFCausal(nn.Module):
             out = self.hf(input_ids=ids, attention_mask=mask, position_ids=positions,
                           past_key_values=compat.decoder_cache(kv), use_cache=True,
                           logits_to_keep=1)  # (the prompt's other positions predict nothing we use)
-        return out.logits[:, -1].float(), compat.keys_and_values(out.past_key_values), self._ordered(calls)
+        logits = out.logits[:, -1].float()
+        check_finite(logits)  # (a NaN weight after the last attention: no token is ranked from NaN)
+        return logits, compat.keys_and_values(out.past_key_values), self._ordered(calls)
 
     def start(self, src: Tensor, src_valid_lens: Tensor, need_attention: bool = False
               ) -> tuple[CausalState, SourceSelfAttention | None]:

@@ -24,7 +24,7 @@ from torch import Tensor, nn
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.fill_mask import MASK, SEP, FillMaskSession, Prediction, ReadSentence
-from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register, storing
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, check_finite, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.variants import band, layer_variants
 from attnviz.core.hf.vocab import CONTINUES, SubwordVocab, _tokenizer_errors
@@ -88,6 +88,8 @@ class HFEncoder(nn.Module):
         weights = torch.stack([c.weights for c in layers], dim=1)  # (B, L, H, S, S)
         scores = torch.stack([c.scores for c in layers], dim=1)
         logits = out.logits[:, position].float() if self.has_head else None
+        if logits is not None:
+            check_finite(logits)  # (no word is ranked from NaN)
         return Reading(weights, scores, logits)
 
     @property

@@ -16,6 +16,7 @@ file.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -299,6 +300,7 @@ def inspect_folder(path: str | Path, tokenizer_json: bool = True) -> HFFolder:
         _check_classes(config_file, config, architecture)
     _check_labels(config_file, config)
     parameters = _check_image_sizes(config_file, config) if images else _check_sizes(config_file, config, architecture)
+    _check_numbers(config_file, config)
     processor = None
     try:
         weight_files = weight_files_of(folder, root)
@@ -464,10 +466,18 @@ def _check_labels(config_file: Path, config: Mapping[str, Any]) -> int:
 def _check_processor(path: Path) -> None:
     """preprocessor_config.json is a JSON object whose sizes (``size``, ``crop_size``: a number or a mapping of
     them) are whole numbers up to :data:`MAX_IMAGE_SIDE` pixels: a processor that would make a picture of 10⁵ × 10⁵
-    pixels is refused before it is built."""
+    pixels is refused before it is built; and whose numbers are finite, its ``image_std`` (divided by) and
+    ``rescale_factor`` above 0: NaN or a division by 0 there would make every map NaN."""
     data = read_json(path)
     if not isinstance(data, dict):
         raise HFFolderError(tr("{path}: is not a JSON object of settings").format(path=path))
+    _check_finite(path, data)
+    for key in ("image_std", "rescale_factor"):
+        value = data.get(key)
+        for number in value if isinstance(value, list) else () if value is None else (value,):
+            if isinstance(number, int | float) and not isinstance(number, bool) and not number > 0:
+                raise HFFolderError(tr("{path}: {key} = {value} is not a number above 0 (the pictures are divided "
+                                       "by it)").format(path=path, key=key, value=_shown(value)))
     for key in ("size", "crop_size"):
         value = data.get(key)
         sides = value.values() if isinstance(value, dict) else () if value is None else (value,)
@@ -517,3 +527,55 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
                                "attnviz opens models of up to {most:g} billion").format(
             path=config_file, billions=parameters / 1e9, most=MAX_PARAMETERS / 1e9))
     return parameters
+
+
+POSITIVE_ROPE_KEYS = frozenset({"rope_theta", "factor"})  # a rotary base and a scaling factor: 0 or below makes NaN
+ROPE_SETTINGS = ("rope_parameters", "rope_scaling")  # (transformers 5's name, and the legacy one)
+EPSILON_KEYS = ("layer_norm_epsilon", "layer_norm_eps", "rms_norm_eps", "norm_eps")
+
+
+def _check_numbers(config_file: Path, config: Mapping[str, Any]) -> None:
+    """Refuse the numbers of config.json that would make every map and logit NaN, before a library builds the
+    model: any NaN or infinity (at any depth), a rotary base ``rope_theta`` or a rope scaling ``factor`` that is
+    not above 0 (at the top, in ``rope_parameters`` or the legacy ``rope_scaling``, per layer type too), a
+    normalisation's epsilon below 0."""
+    _check_finite(config_file, config)
+    ropes: list[tuple[str, Any]] = [("rope_theta", config.get("rope_theta"))]
+    for name in ROPE_SETTINGS:
+        ropes += [(f"{name}.{key}" if key else name, value) for key, value in _numbers_in(config.get(name))]
+    for key, value in ropes:
+        if key.rsplit(".", 1)[-1] in POSITIVE_ROPE_KEYS and _is_number(value) and not value > 0:
+            raise HFFolderError(tr("{path}: {key} = {value!r} is not a number above 0; the rotary positions would "
+                                   "make every attention map NaN").format(path=config_file, key=key, value=value))
+    for key in EPSILON_KEYS:
+        epsilon: Any = config.get(key)
+        if _is_number(epsilon) and epsilon < 0:
+            raise HFFolderError(tr("{path}: {key} = {value!r} is below 0; the normalisation would take the square "
+                                   "root of a negative number").format(path=config_file, key=key, value=epsilon))
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _numbers_in(data: Any, prefix: str = "", depth: int = 0) -> list[tuple[str, Any]]:
+    """(dotted key, number) of every number in the JSON ``data``, at any depth (to 16)."""
+    if _is_number(data):
+        return [(prefix, data)]
+    if depth > 16:
+        return []
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    found: list[tuple[str, Any]] = []
+    for key, value in items:
+        name = f"{prefix}[{key}]" if isinstance(key, int) else f"{prefix}.{key}" if prefix else str(key)
+        found += _numbers_in(value, name, depth + 1)
+    return found
+
+
+def _check_finite(path: Path, data: Mapping[str, Any]) -> None:
+    """Every number of the JSON object ``data`` (read from ``path``) is finite: Python's JSON reader accepts NaN
+    and Infinity, which no real config holds."""
+    for key, value in _numbers_in(data):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise HFFolderError(tr("{path}: {key} = {value!r} is not a finite number; attnviz refuses it rather than "
+                                   "show maps of NaN").format(path=path, key=key, value=value))

@@ -19,7 +19,7 @@ from torch import Tensor, nn
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.attention.on_demand import LayerQueryKeys, QueryKeyStore
 from attnviz.core.decoding.search_rules import SearchRules
-from attnviz.core.hf import compat
+from attnviz.core.hf import attention, compat
 from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, QueryKeyCall, recording, register, storing
 from attnviz.core.hf.folder import Architecture, architecture_of
 from attnviz.core.hf.generation import library_rules
@@ -167,6 +167,7 @@ class HFEncoderDecoder(nn.Module):
                           past_key_values=cache, use_cache=True)
         next_state = Seq2SeqState(state.encoder_hidden, state.encoder_mask, compat.keys_and_values(out.past_key_values))
         logits = out.logits[:, -1].float()  # (raw: the library's rules normalise them, search_rules.SearchRules)
+        attention.check_finite(logits)  # (a NaN weight after the last attention: no token is ranked from NaN)
         if not need_attention:
             return logits, next_state, None
         own, cross = self._of_kind(calls, AttentionKind.DECODER_SELF), self._of_kind(calls, AttentionKind.CROSS)

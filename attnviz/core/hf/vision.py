@@ -28,7 +28,7 @@ from torch import Tensor, nn
 
 from attnviz.core import limits
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, recording, register
+from attnviz.core.hf.attention import IMPLEMENTATION, AttentionCall, NotFinite, recording, register
 from attnviz.core.hf.files import HFFolderError
 from attnviz.core.hf.folder import MAX_IMAGE_SIDE, Architecture, HFFolder, model_class_name
 from attnviz.core.hf.guard import UNWINDING, library_quiet, refusing, said
@@ -319,6 +319,8 @@ def load_vision(transformers: Any, folder: HFFolder, model: Any, device: torch.d
         vision.read(trial)
     except UNWINDING:
         raise
+    except NotFinite as error:  # (NaN weights: the trial picture's maps are NaN, whatever the processor makes)
+        raise HFFolderError(f"{folder.path}: {error}") from None
     except BaseException as error:  # (a ViT whose processor makes pictures of another size than its config's)
         raise HFFolderError(tr("{path}: the model cannot read the pictures it makes ({error})").format(
             path=folder.processor, error=said(error))) from None

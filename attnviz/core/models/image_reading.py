@@ -147,7 +147,13 @@ def picture_of(reader: ImageReader, pixels: np.ndarray) -> Picture:
 
 
 def top_classes(reader: ImageReader, logits: Tensor, top: int = TOP_CLASSES) -> tuple[list[list[int]], np.ndarray]:
-    """The ``top`` most likely classes of each image, best first: (their indices (B, k), their probabilities (B, k))."""
+    """The ``top`` most likely classes of each image, best first: (their indices (B, k), their probabilities (B, k));
+    ValueError, one sentence, where a logit is not finite (NaN weights): no class is ranked from NaN."""
+    if not bool(torch.isfinite(logits).all()):
+        from attnviz.i18n import tr
+
+        raise ValueError(tr("the model's class scores are not finite (NaN or infinity): its weights or its settings "
+                            "hold numbers that break the computation, so attnviz ranks no class"))
     probs = logits.float().softmax(-1)
     values, indices = probs.topk(min(top, probs.shape[-1]), dim=-1)
     return indices.cpu().tolist(), values.cpu().numpy()
