@@ -74,6 +74,12 @@ _stores: ContextVar[_QueryKeyCalls | None] = ContextVar("attnviz_query_key_calls
 _detached: ContextVar[bool] = ContextVar("attnviz_weights_detached", default=False)
 
 
+def listening() -> tuple[list[AttentionCall], ...]:
+    """The recording blocks open now (innermost last): attnviz's own multi-head attention reports its calls to them
+    too (:class:`~attnviz.core.attention.layers.MultiHeadAttention`)."""
+    return _calls.get()
+
+
 @contextmanager
 def weights_detached() -> Iterator[None]:
     """Within the block, gradients do not flow through the attention weights of the forward passes run inside it

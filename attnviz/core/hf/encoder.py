@@ -88,6 +88,17 @@ class HFEncoder(nn.Module):
         logits = out.logits[:, position].float() if self.has_head else None
         return Reading(weights, scores, logits)
 
+    def masked_logits(self, tokens: Tensor, segments: Tensor, position: int) -> Tensor:
+        """Whole sentences tokens (B, S), token type ids (B, S) (read where the model has more than one type) -> the
+        logits (B, V) at column ``position``, gradients flowing (patching, core/patching); ValueError for a bare
+        model (no masked-language-model head)."""
+        if not self.has_head:
+            raise ValueError(tr("this folder has no masked-language-model head: it names no word"))
+        inputs = {"input_ids": tokens, "attention_mask": torch.ones_like(tokens)}
+        if self.segment_count > 1:
+            inputs["token_type_ids"] = segments
+        return self.hf(**inputs).logits[:, position]
+
     @property
     def prompt_positions(self) -> int:
         """The positions the model has (its config's, after the table's offset: RoBERTa's 514 rows are 512): the

@@ -171,6 +171,14 @@ class EncoderOnly(nn.Module):
         """hidden (B, S, D) from :meth:`encode`, positions (B, P) columns to predict -> logits (B, P, V)."""
         return cast(Tensor, self.mlm(hidden, positions))
 
+    def masked_logits(self, tokens: Tensor, segments: Tensor, position: int) -> Tensor:
+        """Whole sentences tokens (B, S), segments (B, S) -> the logits (B, V) at column ``position`` (gradients
+        flow: patching's attribution estimate, core/patching)."""
+        valid = torch.full((tokens.shape[0],), tokens.shape[1], dtype=torch.long, device=tokens.device)
+        encoding = self.encode(tokens, segments, valid)
+        columns = torch.full((tokens.shape[0], 1), position, dtype=torch.long, device=tokens.device)
+        return self.mlm_logits(encoding.hidden, columns)[:, 0]
+
     def forward(self, tokens: Tensor, segments: Tensor, valid_lens: Tensor, positions: Tensor) -> Tensor:
         """Training: tokens, segments (B, S), valid_lens (B,), positions (B, P) -> MLM logits (B, P, V)."""
         return self.mlm_logits(self.encode(tokens, segments, valid_lens).hidden, positions)
