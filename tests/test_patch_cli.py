@@ -41,12 +41,17 @@ def test_patch_writes_every_file_with_the_cores_numbers(capsys, tiny_models, tmp
     assert code == 0, err
     assert "over 6 pairs" in out
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == sorted(["patching.csv", "pairs.csv", "disagreements.csv", "COLUMNS.md", "attnviz-export.json",
+    assert written == sorted(["patching.csv", "pairs.csv", "disagreements.csv", "residual.csv", "COLUMNS.md",
+                              "attnviz-export.json",
                               *(f"patching_{m}.png" for m in ("denoise", "noise", "pattern", "values", "atp")),
                               "atp_vs_patching.png"])
     heads = _rows(tmp_path / "out" / "patching.csv")
     assert list(heads[0]) == list(described("patching.csv"))
     assert list(_rows(tmp_path / "out" / "pairs.csv")[0]) == list(described("pairs.csv"))
+    residual = _rows(tmp_path / "out" / "residual.csv")
+    assert list(residual[0]) == list(described("residual.csv"))
+    assert len(residual) == 6 * 2 * 3  # 6 pairs × 2 encoder layers × 3 positions
+    assert [row["token"] for row in residual[:3]] == ["a", "b", "c"]
     assert (tmp_path / "out" / "disagreements.csv").read_text(encoding="utf-8").splitlines()[0].split(",") == list(
         described("disagreements.csv"))
     # the file's means are the core's, pair by pair
@@ -74,7 +79,7 @@ def test_two_processes_write_the_same_csv_as_one(capsys, tiny_models, tmp_path) 
                            "2"], env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 processes" in done.stderr
-    for name in ("patching.csv", "pairs.csv", "disagreements.csv"):
+    for name in ("patching.csv", "pairs.csv", "disagreements.csv", "residual.csv"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
 
 

@@ -126,6 +126,49 @@ def _brute_force(patcher: Patcher, prepared: PreparedPair) -> dict[str, dict]:
     return out
 
 
+def _first_output(module: nn.Module, change: Any) -> Any:
+    """The test's own forward hook on a block: ``change(x)`` of its first call's output x (B, S, D) (later calls, a
+    decoder-only model's answer positions, pass as they are)."""
+    calls = [0]
+
+    def hook(_m: nn.Module, _a: Any, out: Any) -> Any:
+        calls[0] += 1
+        if calls[0] > 1:
+            return None
+        x = out[0] if isinstance(out, tuple) else out
+        changed = change(x)
+        return (changed, *out[1:]) if isinstance(out, tuple) else changed
+    return module.register_forward_hook(hook)
+
+
+def _brute_residual(patcher: Patcher, prepared: PreparedPair) -> np.ndarray:
+    """The metric (L, S) of the corrupt run with one block's output at one position from the clean run, one fresh
+    forward pass each."""
+    blocks = patcher.loaded.model.residual_blocks()
+    clean: list[Tensor] = []
+    handles = [_first_output(block, lambda x: clean.append(x.detach().clone()) or x) for block in blocks]
+    try:
+        with torch.no_grad():
+            patcher.reader.metric(prepared, prepared.rows([True]))
+    finally:
+        for handle in handles:
+            handle.remove()
+    out = np.zeros((len(blocks), clean[0].shape[1]))
+    for layer, block in enumerate(blocks):
+        for position in range(clean[0].shape[1]):
+            def replace(x: Tensor, layer: int = layer, position: int = position) -> Tensor:
+                x = x.clone()
+                x[:, position] = clean[layer][:, position]
+                return x
+            handle = _first_output(block, replace)
+            try:
+                with torch.no_grad():
+                    out[layer, position] = float(patcher.reader.metric(prepared, prepared.rows([False]))[0])
+            finally:
+                handle.remove()
+    return out
+
+
 def _check_exact(loaded: Any, pairs: list[MinimalPair]) -> None:
     torch.manual_seed(0)
     with Patcher(loaded) as patcher:
@@ -138,6 +181,9 @@ def _check_exact(loaded: Any, pairs: list[MinimalPair]) -> None:
                 for kind, values in kinds.items():
                     np.testing.assert_allclose(result.metrics[measure][kind], values, rtol=0, atol=TOLERANCE,
                                                err_msg=f"{measure} {kind}")
+            residual = _brute_residual(patcher, one)
+            np.testing.assert_allclose(result.residual, residual, rtol=0, atol=TOLERANCE, err_msg="residual")
+            assert np.abs(residual - result.corrupt_metric).max() > 1e-3  # (a position that moves the metric)
             moved = moved or bool(np.abs(result.metrics["denoise"][next(iter(expected["denoise"]))]
                                          - result.corrupt_metric).max() > 1e-3)
         assert moved, "no head moved the metric: the check would hold for a patch that does nothing"

@@ -145,6 +145,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
              "pairs.csv": csv_bytes(_pair_rows(result, summary)),
              "disagreements.csv": csv_bytes(_disagreement_rows(summary)) if summary.disagreements else
              (",".join(described(DISAGREEMENTS_CSV)) + "\n").encode("utf-8"),
+             "residual.csv": csv_bytes(_residual_rows(result)),
              "COLUMNS.md": columns_file(PATCH_FILES, "attnviz patch").encode("utf-8")}
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
                **({"pairs_file": str(args.pairs)} if args.pairs is not None else {"task": args.task}),
@@ -190,6 +191,20 @@ def _pair_rows(result: Any, summary: Any) -> list[dict[str, Any]]:
                 row[measure] = value if value == value else "n/a"
             row["entropy"] = float(one.entropy[head.kind][head.layer, head.head])
             rows.append(row)
+    return rows
+
+
+def _residual_rows(result: Any) -> list[dict[str, Any]]:
+    """residual.csv: one row per pair, layer and input position."""
+    rows = []
+    for number, (one, tokens) in enumerate(zip(result.results, result.tokens, strict=True), 1):
+        shares = one.residual_shares()
+        for layer in range(shares.shape[0]):
+            for position in range(shares.shape[1]):
+                value = float(shares[layer, position])
+                rows.append({"pair": number, "layer": layer + 1, "position": position + 1,
+                             "token": tokens[position] if position < len(tokens) else "n/a",
+                             "denoise": value if value == value else "n/a"})
     return rows
 
 

@@ -38,7 +38,8 @@ IMAGE_EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_
 PATCHING_CSV = "patching.csv"  # attnviz patch: one row per head
 PAIRS_CSV = "pairs.csv"  # attnviz patch: one row per pair and head
 DISAGREEMENTS_CSV = "disagreements.csv"  # attnviz patch: the heads where attribution patching misses
-PATCH_FILES = (PATCHING_CSV, PAIRS_CSV, DISAGREEMENTS_CSV)
+RESIDUAL_CSV = "residual.csv"  # attnviz patch: one row per pair, layer and input position
+PATCH_FILES = (PATCHING_CSV, PAIRS_CSV, DISAGREEMENTS_CSV, RESIDUAL_CSV)
 _MEASURE_COLUMNS = (
     ('denoise', N_("the share of the logit difference restored when the head's output (all positions, before the "
                    'output projection) is taken from the clean run into the corrupt one: (m − m_corrupt) / '
@@ -266,6 +267,15 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('atp', N_("attribution patching's mean estimate of it")),
         ('difference', N_('atp − denoise')),
         ('entropy', N_("the head's mean attention entropy (nats)")),
+    )),
+    (RESIDUAL_CSV, N_('one pair, one layer and one input position of the residual stream'), (
+        ('pair', N_('the pair, from 1, as in pairs.csv')),
+        ('layer', N_("the block, from 1, whose output is patched (a Transformer's encoder; the one stack of the "
+                     'other models)')),
+        ('position', N_('the input position, from 1')),
+        ('token', N_('the clean input token at that position')),
+        ('denoise', N_("the share of the logit difference restored when that block's output at that position comes "
+                       'from the clean run into the corrupt one')),
     )),
     (DISTANCES_CSV, N_('one layer of an image model (its heads averaged)'), (
         ('layer', N_('the layer, from 1 (nearest the input)')),

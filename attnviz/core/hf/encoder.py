@@ -65,6 +65,11 @@ class HFEncoder(nn.Module):
         blocks: Any = self.architecture.root(model).get_submodule(where.encoder_blocks)  # (an nn.ModuleList)
         self._attention = [block.get_submodule(where.encoder_self) for block in blocks]
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream (patching's grid), first layer first."""
+        blocks: Any = self.architecture.root(self.hf).get_submodule(self.architecture.modules.encoder_blocks or "")
+        return list(blocks)
+
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """Each layer's self-attention module (the model has no other kind)."""
         return list(self._attention) if kind is AttentionKind.ENCODER_SELF else []

@@ -141,6 +141,10 @@ class EncoderOnly(nn.Module):
             raise ValueError(tr("an encoder-only model has no {kind}").format(kind=kind.label()))
         return [cast(EncoderBlock, block).attention for block in self.blocks]
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream (patching's grid), first layer first."""
+        return list(self.blocks)
+
     def embed(self, tokens: Tensor, segments: Tensor) -> Tensor:
         """tokens (B, S), segments (B, S) -> the first block's input (B, S, D)."""
         width = tokens.shape[1]

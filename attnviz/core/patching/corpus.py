@@ -34,6 +34,7 @@ class PatchingRun:
     pairs: tuple[MinimalPair, ...]
     results: tuple[PairPatching, ...]
     prefixes: tuple[tuple[str, ...], ...]
+    tokens: tuple[tuple[str, ...], ...]  # each patched pair's clean input as read (the residual grid's positions)
     skipped: tuple[tuple[MinimalPair, str], ...]
 
 
@@ -43,7 +44,7 @@ def patch_corpus(loaded: Any, pairs: Sequence[MinimalPair], device: torch.device
     (PairsError for a pair that cannot be read; PatchingCancelled when ``progress`` says stop)."""
     reducer = reducer or Reducer()
     mine = [i for i in range(len(pairs)) if i % reducer.world == reducer.rank]
-    done: list[tuple[int, PairPatching, tuple[str, ...]]] = []
+    done: list[tuple[int, PairPatching, tuple[str, ...], tuple[str, ...]]] = []
     with Patcher(loaded, device) as patcher:
         prepared: list[PreparedPair] = patcher.reader.prepare([pairs[i] for i in mine])
         kept = {id(p.pair): p for p in prepared}
@@ -52,12 +53,13 @@ def patch_corpus(loaded: Any, pairs: Sequence[MinimalPair], device: torch.device
         for count, i in enumerate(mine, start=1):
             one = kept.get(id(pairs[i]))
             if one is not None:
-                done.append((i, patcher.patch_pair(one), one.prefix))
+                done.append((i, patcher.patch_pair(one), one.prefix, one.tokens))
                 release_freed_memory()
             if progress is not None and not progress(min(count * reducer.world, total), total):
                 raise PatchingCancelled
         layout = patcher.layout
     gathered = sorted((entry for part in reducer.gather(done) for entry in part), key=lambda entry: entry[0])
     left_out = sorted((entry for part in reducer.gather(skipped) for entry in part), key=lambda entry: entry[0])
-    return PatchingRun(layout, tuple(pairs[i] for i, _, _ in gathered), tuple(r for _, r, _ in gathered),
-                       tuple(p for _, _, p in gathered), tuple((pairs[i], reason) for i, reason in left_out))
+    return PatchingRun(layout, tuple(pairs[i] for i, *_ in gathered), tuple(r for _, r, _, _ in gathered),
+                       tuple(p for _, _, p, _ in gathered), tuple(t for *_, t in gathered),
+                       tuple((pairs[i], reason) for i, reason in left_out))

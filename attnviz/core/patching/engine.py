@@ -13,6 +13,10 @@ head h with output z_h (B, Q, Dh, every position, before the output projection),
 - ``atp``: attribution patching, (z_clean − z_corrupt) · ∂m/∂z_h at the corrupt run, over Δ: the first-order
   estimate of ``denoise`` from one forward and one backward pass (Nanda 2023; Kramár et al. 2024).
 
+And per layer × position of the residual stream (the output of each block of the stack over the input positions: a
+Transformer's encoder, the one stack of the others), ``residual``: the corrupt run with that block's output at that
+position from the clean run, (m − m_corrupt) / Δ (one batched pass per layer, a row per position).
+
 A pair whose |Δ| is under :data:`MIN_DIFFERENCE` carries no behaviour to move: its shares are NaN (left out of the
 means). Each head's attention entropy (nats, mean over the corrupt run's query rows) is kept beside them: where the
 softmax saturates (entropy near 0) the first-order estimate fails (Kramár et al. 2024).
@@ -34,7 +38,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch import Tensor
+from torch import Tensor, nn
 
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.heads.gates import _chains_by_kind, _layout_of, modules_by_kind
@@ -62,6 +66,12 @@ class PairPatching:
     corrupt_metric: float
     metrics: dict[str, dict[AttentionKind, np.ndarray]]
     entropy: dict[AttentionKind, np.ndarray]
+    residual: np.ndarray  # (L, S): the metric with block l's output at position s from the clean run
+
+    def residual_shares(self) -> np.ndarray:
+        """The share (L, S) of Δ each layer × position of the residual stream restores (NaN as :meth:`shares`)."""
+        scale = self.difference if abs(self.difference) >= MIN_DIFFERENCE else float("nan")
+        return (self.residual - self.corrupt_metric) / scale
 
     @property
     def difference(self) -> float:
@@ -84,6 +94,7 @@ class _Run:
     heads: dict[Slot, list[Tensor]]
     calls: dict[Slot, list[AttentionCall]]
     metric: Tensor
+    blocks: list[Tensor]  # each block's output at its first call (1, S, D)
 
 
 class Patcher:
@@ -104,6 +115,26 @@ class Patcher:
         self._change: Change | None = None
         self._handles = [handle for kind, kind_chains in chains.items() for layer, chain in enumerate(kind_chains)
                          for handle in chain.intervene_heads(self._hook((kind, layer)))]
+        blocks = getattr(loaded.model, "residual_blocks", None)
+        if blocks is None:
+            self.remove()
+            raise PairsError(tr("patching reads each head's attention weights and values: this model's attention "
+                                "does not give them"))
+        self.blocks: list[nn.Module] = list(blocks())
+        self._block_change: Callable[[int, Tensor], Tensor | None] | None = None
+        self._handles += [block.register_forward_hook(self._block_hook(layer)) for layer, block in
+                          enumerate(self.blocks)]
+
+    def _block_hook(self, layer: int) -> Callable[..., Any]:
+        def hook(_module: nn.Module, _args: tuple[Any, ...], output: Any) -> Any:
+            if self._block_change is None:
+                return None
+            x = output[0] if isinstance(output, tuple) else output  # (B, S, D)
+            changed = self._block_change(layer, x)
+            if changed is None:
+                return None
+            return (changed, *output[1:]) if isinstance(output, tuple) else changed
+        return hook
 
     def _hook(self, slot: Slot) -> Callable[[Tensor], Tensor | None]:
         def change(heads: Tensor) -> Tensor | None:
@@ -142,6 +173,12 @@ class Patcher:
         leaves: list[Tensor] = []
         order: list[Slot] = []
 
+        outputs: list[Tensor | None] = [None] * len(self.blocks)
+
+        def keep_block(layer: int, x: Tensor) -> None:
+            if outputs[layer] is None:  # (the first call: the input positions)
+                outputs[layer] = x.detach()
+
         def keep(slot: Slot, z: Tensor) -> Tensor | None:
             heads[slot].append(z.detach())
             if not gradient:
@@ -151,8 +188,12 @@ class Patcher:
             order.append(slot)
             return z + leaf
 
-        with torch.set_grad_enabled(gradient), self.changing(keep), recording() as recorded:
-            metric = self.reader.metric(prepared, prepared.rows([clean]))
+        self._block_change = keep_block
+        try:
+            with torch.set_grad_enabled(gradient), self.changing(keep), recording() as recorded:
+                metric = self.reader.metric(prepared, prepared.rows([clean]))
+        finally:
+            self._block_change = None
         calls: dict[Slot, list[AttentionCall]] = {slot: [] for slot in self.slots}
         for call in recorded:
             slot = self._slot_of.get(id(call.module))
@@ -162,7 +203,7 @@ class Patcher:
             if len(calls[slot]) != len(heads[slot]):
                 raise PairsError(tr("patching reads each head's attention weights and values: this model's attention "
                                     "does not give them"))
-        return _Run(heads, calls, metric), leaves, order
+        return _Run(heads, calls, metric, [x for x in outputs if x is not None]), leaves, order
 
     def patch_pair(self, prepared: PreparedPair) -> PairPatching:
         """Every measure of the module docstring for every head, for one pair."""
@@ -190,7 +231,30 @@ class Patcher:
             estimate = atp.get(slot)
             metrics["atp"][kind][layer] = m_corrupt + (estimate.cpu().numpy() if estimate is not None else 0.0)
             entropy[kind][layer] = _entropy(corrupt.calls[slot])
-        return PairPatching(m_clean, m_corrupt, metrics, entropy)
+        residual = np.stack([self._patched_block(prepared, layer, clean) for layer in range(len(self.blocks))])
+        return PairPatching(m_clean, m_corrupt, metrics, entropy, residual)
+
+    @torch.no_grad()
+    def _patched_block(self, prepared: PreparedPair, layer: int, clean: _Run) -> np.ndarray:
+        """One batched pass of S rows, row s the corrupt run with block ``layer``'s output at position s from the
+        clean run (its first call: the input positions) -> the metrics (S,)."""
+        source = clean.blocks[layer]  # (1, S, D)
+        positions = source.shape[1]
+        chosen = torch.eye(positions, dtype=torch.bool, device=self.device)[:, :, None]  # (S, S, 1)
+        calls = [0]
+
+        def patch(at: int, x: Tensor) -> Tensor | None:
+            if at != layer:
+                return None
+            calls[0] += 1
+            return torch.where(chosen, source.expand(positions, -1, -1), x) if calls[0] == 1 else None
+
+        self._block_change = patch
+        try:
+            metrics = self.reader.metric(prepared, prepared.rows([False] * positions))
+        finally:
+            self._block_change = None
+        return metrics.double().cpu().numpy()
 
     @torch.no_grad()
     def _patched_layer(self, prepared: PreparedPair, slot: Slot, clean: _Run, corrupt: _Run) -> np.ndarray:

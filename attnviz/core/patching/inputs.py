@@ -35,7 +35,8 @@ from attnviz.i18n import tr
 @dataclass(frozen=True)
 class PreparedPair:
     """One pair ready to run: the model call's inputs for each side (tensors of one row each), the answer's and the
-    alternative's ids, the clean side's tokens as read (the positions' labels), and the target prefix fed before the
+    alternative's ids, the clean side's tokens as read (the positions' labels: (S,), the residual grid's), and the
+    target prefix fed before the
     step read (translation; else empty)."""
 
     pair: MinimalPair
