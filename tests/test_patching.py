@@ -223,6 +223,9 @@ def test_a_translation_pair_reads_the_answer_after_the_clean_prefix(tiny_models:
         assert prepared.prefix == ("cx",)
         result = patcher.patch_pair(prepared)
         assert result.clean_metric > 0 > result.corrupt_metric  # the model copies the middle word it reads
+        # an answer the clean translation never writes: read where it writes the alternative instead
+        (other,) = patcher.reader.prepare([MinimalPair("a b c", "a d c", "dx", "bx", 2)])
+        assert other.prefix == ("cx",)
 
 
 def test_unequal_lengths_are_refused_with_the_line(tiny_models: dict) -> None:

@@ -4,7 +4,8 @@ Three layouts, as the model says what it is (:class:`~attnviz.core.models.loaded
 
 - **translation** (attnviz's Transformer and decoder-only models, a Hugging Face encoder–decoder): the answers are
   target tokens. Both sides are translated greedily; the step read is the first where the clean translation writes
-  the answer, else the first where the two translations part. The clean translation's tokens before that step are
+  the answer or the alternative (a model that writes "elle est fatigué" is read where it chose fatigué over
+  fatiguée), else the first where the two translations part. The clean translation's tokens before that step are
   fed to both runs (teacher forcing), so the two runs differ only in their sources.
 - **continuation** (a Hugging Face decoder-only folder: GPT-2, Llama, Qwen2): the next-token logits at the prompt's
   last position; answer and alternative are one token each of its tokenizer (with or without a space before them).
@@ -117,10 +118,11 @@ class TranslationReader(Reader):
         for number, (pair, (clean, _, ids)) in enumerate(zip(pairs, splits, strict=True)):
             answer, alternative = self._target_id(pair, pair.answer), self._target_id(pair, pair.alternative)
             written, other = translations[2 * number], translations[2 * number + 1]
-            answer_token = tgt_vocab.tokens[answer]
-            step = written.index(answer_token) if answer_token in written else next(
-                (t for t, (a, b) in enumerate(zip(written, other, strict=False)) if a != b),
-                None if len(written) == len(other) else min(len(written), len(other)))
+            either = {tgt_vocab.tokens[answer], tgt_vocab.tokens[alternative]}
+            step = next((t for t, token in enumerate(written) if token in either), None)
+            if step is None:
+                step = next((t for t, (a, b) in enumerate(zip(written, other, strict=False)) if a != b),
+                            None if len(written) == len(other) else min(len(written), len(other)))
             if step is None:
                 self.skipped.append((pair, tr("{where}the model translates both sides alike ({translation!r}) and "
                                               "never writes {answer!r}: there is no step to read").format(
