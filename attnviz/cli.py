@@ -14,15 +14,15 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from attnviz.commands import classify, demo, explain, export, figures, fill_mask, heads, to_hf, train, translate
+from attnviz.commands import classify, demo, explain, export, figures, fill_mask, heads, patch, to_hf, train, translate
 from attnviz.commands import eval as eval_command
 from attnviz.commands.shared import EXIT_INTERNAL, EXIT_USAGE, CliError, Terminated, shown
 from attnviz.i18n import tr
 
 COMMANDS = ("demo", "train", "translate", "fill-mask", "classify", "eval", "export", "figures", "to-hf", "heads",
-            "explain")
+            "explain", "patch")
 PARSER_ORDER = (demo, train, translate, eval_command, fill_mask, classify, export, to_hf, figures, heads,
-                explain)  # as --help
+                explain, patch)  # as --help
 
 
 def build_parser() -> argparse.ArgumentParser:

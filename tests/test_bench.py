@@ -41,6 +41,7 @@ TABLE = {
     "long_window.py": "| tokens | maps on demand | opened, first map painted |",
     "long_maps.py": "| tokens | forward pass with recording | first map | further map |",
     "monkey_window.py": "| action | times |",
+    "patch_vs_transformerlens.py": "| implementation | heads | pairs | what | seconds |",
     "step_redraw.py": "| code | step + redraw, event loop |",
     "train_tasks.py": "| trained in the Train dock (redrawn every snapshot) |",
     "translate_throughput.py": "| competing busy processes | lines | seconds | lines/s |",

@@ -37,6 +37,24 @@ HEADS_FILES = (HEADS_CSV, PRUNING_CSV, SINKS_BY_POSITION_CSV, ATLAS_FIGURE_CSV, 
                PRUNING_FIGURE_CSV, SINKS_KIND_FIGURE_CSV)
 EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, SINKS_CSV, SINKS_BY_POSITION_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)
 IMAGE_EXPLAIN_FILES = (AGREEMENT_CSV, LAYERS_CSV, TAU_FIGURE_CSV, LAYERS_FIGURE_CSV)  # attnviz explain over images
+PATCHING_CSV = "patching.csv"  # attnviz patch: one row per head
+PAIRS_CSV = "pairs.csv"  # attnviz patch: one row per pair and head
+DISAGREEMENTS_CSV = "disagreements.csv"  # attnviz patch: the heads where attribution patching misses
+RESIDUAL_CSV = "residual.csv"  # attnviz patch: one row per pair, layer and input position
+PATCH_FILES = (PATCHING_CSV, PAIRS_CSV, DISAGREEMENTS_CSV, RESIDUAL_CSV)
+_MEASURE_COLUMNS = (
+    ('denoise', N_("the share of the logit difference restored when the head's output (all positions, before the "
+                   'output projection) is taken from the clean run into the corrupt one: (m − m_corrupt) / '
+                   '(m_clean − m_corrupt)')),
+    ('noise', N_("the share lost when the head's output is taken from the corrupt run into the clean one: "
+                 '(m_clean − m) / (m_clean − m_corrupt)')),
+    ('pattern', N_("the share restored when only the head's attention weights come from the clean run (its own "
+                   'values): whether it matters for where it looks')),
+    ('values', N_("the share restored when only the head's values come from the clean run (its own attention "
+                  'weights): whether it matters for what it reads')),
+    ('atp', N_("attribution patching's estimate of `denoise`: (z_clean − z_corrupt)·∂m/∂z at the corrupt run, over "
+               'the logit difference')),
+)
 
 # (file, what one row is, ((column, meaning), …)); heads.csv's columns in the order the file has them
 COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
@@ -214,6 +232,55 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('queries', N_("the bin of the query's position")),
         ('layer \\ head', N_('the layer, from 1')),
         ('1, 2, …', N_("each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)")),
+    )),
+    (PATCHING_CSV, N_('one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit '
+                      'differences are within 0.001 moves nothing and is left out; `n/a`: no pair left)'), (
+        ('kind', N_("enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's "
+                    'one self-attention) or cross (cross-attention)')),
+        ('layer', N_('the layer, from 1 (nearest the input)')),
+        ('head', N_('the head within the layer, from 1')),
+        *((name, text) for measure, meaning in _MEASURE_COLUMNS for name, text in (
+            (measure, meaning), (f'{measure}_low', N_('the 2.5th percentile of the mean over 1,000 bootstrap '
+                                                      'resamples of the pairs')),
+            (f'{measure}_high', N_('the 97.5th percentile of the same resampled means')))),
+        ('entropy', N_("the head's mean attention entropy in the corrupt run, −Σ w ln w over a row, in nats (near 0: "
+                       'a saturated softmax, where attribution patching fails)')),
+    )),
+    (PAIRS_CSV, N_('one pair and one head'), (
+        ('pair', N_('the pair, from 1, in the order patched')),
+        ('line', N_("the pair's line in --pairs (`generated` for --task)")),
+        ('clean', N_('the clean input')),
+        ('corrupt', N_('the corrupt input')),
+        ('answer', N_('the token whose logit the metric adds')),
+        ('alternative', N_('the token whose logit the metric subtracts')),
+        ('prefix', N_("a translation model's target tokens fed to both runs before the step read (`none`: the first "
+                      'step; always `none` for other models)')),
+        ('clean_metric', N_('m_clean: logit(answer) − logit(alternative) on the clean input')),
+        ('corrupt_metric', N_('m_corrupt: the same on the corrupt input')),
+        ('kind', N_('the kind, as in patching.csv')),
+        ('layer', N_('the layer, from 1')),
+        ('head', N_('the head, from 1')),
+        *_MEASURE_COLUMNS,
+        ('entropy', N_("the head's mean attention entropy in this pair's corrupt run (nats)")),
+    )),
+    (DISAGREEMENTS_CSV, N_('a head where attribution patching and patching (denoise) differ by more than 0.1 of the '
+                           'logit difference, the largest difference first'), (
+        ('kind', N_('the kind, as in patching.csv')),
+        ('layer', N_('the layer, from 1')),
+        ('head', N_('the head, from 1')),
+        ('denoise', N_("the head's mean share restored by patching")),
+        ('atp', N_("attribution patching's mean estimate of it")),
+        ('difference', N_('atp − denoise')),
+        ('entropy', N_("the head's mean attention entropy (nats)")),
+    )),
+    (RESIDUAL_CSV, N_('one pair, one layer and one input position of the residual stream'), (
+        ('pair', N_('the pair, from 1, as in pairs.csv')),
+        ('layer', N_("the block, from 1, whose output is patched (a Transformer's encoder; the one stack of the "
+                     'other models)')),
+        ('position', N_('the input position, from 1')),
+        ('token', N_('the clean input token at that position')),
+        ('denoise', N_("the share of the logit difference restored when that block's output at that position comes "
+                       'from the clean run into the corrupt one')),
     )),
     (DISTANCES_CSV, N_('one layer of an image model (its heads averaged)'), (
         ('layer', N_('the layer, from 1 (nearest the input)')),

@@ -14,7 +14,7 @@
         <translation>  带参数 学到的 w={w:.2f}  损失 {before:.1f} -&gt; {after:.1f}  测试 MSE {mse:.3f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="164"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="170"/>
         <source> (key/value head {group} of {groups}, shared by {count} query heads)</source>
         <translation>（第 {group} 个键/值头，共 {groups} 个，由 {count} 个查询头共享）</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="264"/>
+        <location filename="../../attnviz/core/columns.py" line="331"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -398,6 +398,7 @@
     <message>
         <location filename="../../attnviz/commands/explain.py" line="269"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
+        <location filename="../../attnviz/commands/patch.py" line="97"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -571,6 +572,11 @@
         <translation>--task 比较的是编码器－解码器注意力与任务的对齐：{kind} 模型没有这种注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/tasks.py" line="127"/>
+        <source>--task ioi is for a Hugging Face decoder-only folder (GPT-2, Llama, Qwen2) that reads English</source>
+        <translation>--task ioi 用于读英语的 Hugging Face 仅解码器文件夹（GPT-2、Llama、Qwen2）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/heads/alignment.py" line="83"/>
         <source>--task takes at most {most:,} held-out inputs (the {task} task has about {count:,} of {total:,} distinct inputs): give --limit {most} or fewer</source>
         <translation>--task 最多取 {most:,} 个留出输入（{task} 任务在 {total:,} 个不同输入中约有 {count:,} 个留出输入）：请给出不大于 {most} 的 --limit</translation>
@@ -581,6 +587,11 @@
         <translation>--task 仅适用于 {kinds}；{kind} 用自己的数据训练（请去掉 --task）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/tasks.py" line="152"/>
+        <source>--task {task} is for a model that translates English into French</source>
+        <translation>--task {task} 用于把英语译成法语的模型</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/train.py" line="160"/>
         <source>--task {task} trains {kinds} (attnviz train {kinds} --task {task} --data FILE)</source>
         <translation>--task {task} 用于训练 {kinds}（attnviz train {kinds} --task {task} --data FILE）</translation>
@@ -589,6 +600,16 @@
         <location filename="../../attnviz/commands/train.py" line="204"/>
         <source>--task {task} trains {kinds}; {kind} learns {tasks}</source>
         <translation>--task {task} 训练的是 {kinds}；{kind} 学习的是 {tasks}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/tasks.py" line="150"/>
+        <source>--task {task}: no such task (tasks: {tasks})</source>
+        <translation>--task {task}：没有这个任务（任务：{tasks}）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/tasks.py" line="77"/>
+        <source>--task {task}: the model's vocabulary leaves {count} pairs (at least {least} are needed)</source>
+        <translation>--task {task}：模型的词表只留下 {count} 对（至少需要 {least} 对）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/train.py" line="74"/>
@@ -672,7 +693,7 @@
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="134"/>
+        <location filename="../../attnviz/core/columns.py" line="152"/>
         <source>&lt;eos&gt; (also `[SEP]`), &lt;bos&gt; (also `[CLS]`) or punctuation</source>
         <translation>&lt;eos&gt;（也包括 `[SEP]`）、&lt;bos&gt;（也包括 `[CLS]`）或 punctuation（标点）</translation>
     </message>
@@ -712,7 +733,7 @@
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="193"/>
+        <location filename="../../attnviz/core/columns.py" line="211"/>
         <source>`first` (the first position, whatever token it holds) or a special token of the tokenizer (`[CLS]`, `[SEP]`, `&lt;|endoftext|&gt;`, `&lt;s&gt;` …; attnviz's own models and `attnviz explain`: `&lt;bos&gt;`, `&lt;eos&gt;`, `&lt;pad&gt;`, `&lt;unk&gt;`, `[CLS]`, `[SEP]`); a class no query of the bin could see (a causal row sees the keys up to its own position) has no row</source>
         <translation>`first`（第一个位置，无论其上是什么词元）或分词器的一个特殊词元（`[CLS]`、`[SEP]`、`&lt;|endoftext|&gt;`、`&lt;s&gt;` …；attnviz 自己的模型和 `attnviz explain`：`&lt;bos&gt;`、`&lt;eos&gt;`、`&lt;pad&gt;`、`&lt;unk&gt;`、`[CLS]`、`[SEP]`）；该区间内没有任何查询能看到的类别（因果的行只看到直到其自身位置的键）不写行</translation>
     </message>
@@ -732,6 +753,11 @@
         <location filename="../../attnviz/unopenable.py" line="21"/>
         <source>a character device</source>
         <translation>字符设备</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="49"/>
+        <source>a checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
+        <translation>检查点（.safetensors）或 Hugging Face 模型文件夹（默认：随附的 Transformer）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="55"/>
@@ -793,6 +819,11 @@
         <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="266"/>
+        <source>a head where attribution patching and patching (denoise) differ by more than 0.1 of the logit difference, the largest difference first</source>
+        <translation>归因修补与修补（denoise）相差超过 logit 差 0.1 的头，差别最大的在前</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="89"/>
@@ -882,6 +913,11 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="256"/>
+        <source>a translation model's target tokens fed to both runs before the step read (`none`: the first step; always `none` for other models)</source>
+        <translation>翻译模型在读取的步骤之前输入两次运行的目标词元（`none`：第一步；其他模型总是 `none`）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gallery.py" line="673"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
@@ -943,6 +979,11 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/patching.py" line="53"/>
+        <source>agreement (y = x)</source>
+        <translation>一致（y = x）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="236"/>
         <source>agreement with the task's alignment</source>
         <translation>与任务对齐的一致率</translation>
@@ -981,7 +1022,7 @@
         <translation>打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="159"/>
+        <location filename="../../attnviz/core/columns.py" line="177"/>
         <source>always `tokens`</source>
         <translation>总是 `tokens`</translation>
     </message>
@@ -1016,12 +1057,12 @@
         <translation>为当前的图像模型打开一张图像（Ctrl+I；或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="128"/>
+        <location filename="../../attnviz/core/columns.py" line="146"/>
         <source>an image model's run, in place of `tokens`: the images averaged</source>
         <translation>图像模型的运行中代替 `tokens`：参与平均的图像数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="109"/>
+        <location filename="../../attnviz/core/columns.py" line="127"/>
         <source>an image model's run, in place of `tokens`: the images where both rows have an order</source>
         <translation>图像模型的运行中代替 `tokens`：两行都有次序的图像数</translation>
     </message>
@@ -1086,6 +1127,11 @@
         <translation>图谱</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="273"/>
+        <source>atp − denoise</source>
+        <translation>atp − denoise</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/docks.py" line="121"/>
         <source>Attention</source>
         <translation>注意力</translation>
@@ -1097,7 +1143,7 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="119"/>
+        <location filename="../../attnviz/core/columns.py" line="137"/>
         <source>attention (raw, the heads' mean), rollout, flow or norm, read after this layer</source>
         <translation>attention（原始注意力，各头均值）、rollout、flow 或 norm，取该层之后的值</translation>
     </message>
@@ -1271,6 +1317,11 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="124"/>
+        <source>attnviz patch: {world} processes, {pairs:,} pairs</source>
+        <translation>attnviz patch：{world} 个进程，{pairs:,} 对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/file_opening.py" line="158"/>
         <source>attnviz sessions (*.attnviz.json *.json)</source>
         <translation>attnviz 会话 (*.attnviz.json *.json)</translation>
@@ -1427,6 +1478,26 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/cli.py" line="81"/>
         <source>attnviz: {signal} came as the output was being moved into place; the move was finished first, so {folder} is complete</source>
         <translation>attnviz：{signal} 到达时输出正在移入位置；移动已先完成，因此 {folder} 是完整的</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="57"/>
+        <source>attribution patching's estimate</source>
+        <translation>归因修补的估计</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="55"/>
+        <source>attribution patching's estimate of `denoise`: (z_clean − z_corrupt)·∂m/∂z at the corrupt run, over the logit difference</source>
+        <translation>归因修补对 `denoise` 的估计：在损坏运行处的 (z_clean − z_corrupt)·∂m/∂z，除以 logit 差</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="19"/>
+        <source>attribution patching's estimate of the share restored</source>
+        <translation>归因修补对恢复份额的估计</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="272"/>
+        <source>attribution patching's mean estimate of it</source>
+        <translation>归因修补对它的平均估计</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="228"/>
@@ -1629,7 +1700,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="89"/>
+        <location filename="../../attnviz/core/columns.py" line="107"/>
         <source>BLEU with a number of heads switched off (ξ_h = 0), in one order</source>
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
@@ -1707,6 +1778,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开：{reason}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="68"/>
         <location filename="../../attnviz/training/fashion_mnist.py" line="93"/>
         <source>cannot read {path}: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
@@ -1987,12 +2059,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="94"/>
+        <location filename="../../attnviz/core/columns.py" line="112"/>
         <source>corpus BLEU on the reference lines (0–100); heads_pruned 0 is `attnviz eval`'s BLEU</source>
         <translation>在参考译文上的语料级 BLEU（0–100）；heads_pruned 为 0 时即 `attnviz eval` 的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="156"/>
+        <location filename="../../attnviz/core/columns.py" line="174"/>
         <source>corpus BLEU, 0–100</source>
         <translation>语料级 BLEU，0–100</translation>
     </message>
@@ -2048,6 +2120,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="85"/>
+        <location filename="../../attnviz/commands/patch.py" line="63"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -2062,17 +2135,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>十字</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="131"/>
+        <location filename="../../attnviz/core/columns.py" line="149"/>
         <source>cross (cross-attention), dec-self (a decoder's self-attention: a decoder-only model's one) or enc-self (the small BERT's self-attention), as sinks_by_position.csv names them</source>
         <translation>cross（编码器－解码器注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 enc-self（小型 BERT 的自注意力），与 sinks_by_position.csv 的名称一致</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="72"/>
+        <location filename="../../attnviz/core/columns.py" line="90"/>
         <source>cross only: mean weight on source position round(i (S − 1) / (T − 1)) of target row i; `n/a` for the other kinds</source>
         <translation>仅 cross：目标行 i 在源位置 round(i (S − 1) / (T − 1)) 上的平均权重；其他种类为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="74"/>
+        <location filename="../../attnviz/core/columns.py" line="92"/>
         <source>cross only: mean weight on the running maximum of the rows' argmax positions (a monotone alignment read off the head); `n/a` for the other kinds</source>
         <translation>仅 cross：各行最大值位置的累计最大值上的平均权重（从该头读出的单调对齐）；其他种类为 `n/a`</translation>
     </message>
@@ -2133,7 +2206,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>日期 — 交叉的线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="184"/>
+        <location filename="../../attnviz/core/columns.py" line="202"/>
         <source>dec-self (a decoder's self-attention: a decoder-only model's one), enc-self (an encoder-only model's, or a translation model's encoder) or cross (a translation model's cross-attention)</source>
         <translation>dec-self（解码器的自注意力：仅解码器模型唯一的那一种）、enc-self（仅编码器模型的，或翻译模型编码器的）或 cross（翻译模型的交叉注意力）</translation>
     </message>
@@ -2357,17 +2430,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="216"/>
+        <location filename="../../attnviz/core/columns.py" line="234"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中该种注意力 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="209"/>
+        <location filename="../../attnviz/core/columns.py" line="227"/>
         <source>each head's share on the first position (sinks_by_position.csv's `first` rows)</source>
         <translation>每个头在第一个位置上的份额（sinks_by_position.csv 中 `first` 的行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="145"/>
+        <location filename="../../attnviz/core/columns.py" line="163"/>
         <source>each head's value of the statistic</source>
         <translation>每个头的该统计量的值</translation>
     </message>
@@ -2383,12 +2456,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>每个输出数字的来源位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="44"/>
+        <location filename="../../attnviz/core/columns.py" line="62"/>
+        <location filename="../../attnviz/core/columns.py" line="238"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="143"/>
+        <location filename="../../attnviz/core/columns.py" line="161"/>
         <source>enc-self, dec-self or cross</source>
         <translation>enc-self、dec-self 或 cross</translation>
     </message>
@@ -2771,6 +2845,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
+        <location filename="../../attnviz/commands/patch.py" line="59"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2868,6 +2943,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/session.py" line="117"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="95"/>
+        <source>give the pairs with --pairs FILE or a generated task with --task NAME (one of them)</source>
+        <translation>用 --pairs FILE 给出最小对，或用 --task NAME 给出生成的任务（二者选一）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="103"/>
@@ -2979,6 +3059,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>头数</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/patching.py" line="52"/>
+        <source>heads</source>
+        <translation>头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="121"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
@@ -3045,8 +3130,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>0 号机器的 HOST:PORT，各机器的进程在此会合（配合 --nodes；默认 127.0.0.1 和一个空闲端口）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="92"/>
-        <location filename="../../attnviz/core/columns.py" line="155"/>
+        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="173"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
     </message>
@@ -3106,7 +3191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像 (*.png *.jpg *.jpeg *.webp *.bmp *.gif);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="90"/>
+        <location filename="../../attnviz/core/columns.py" line="108"/>
         <source>importance (least important first, by `importance_normalised`) or random (the mean of `--seeds` seeded random orders)</source>
         <translation>importance（按 `importance_normalised` 从最不重要的开始）或 random（`--seeds` 个带种子的随机顺序的均值）</translation>
     </message>
@@ -3117,12 +3202,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性 E|∂L/∂ξ|</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="97"/>
+        <location filename="../../attnviz/core/columns.py" line="115"/>
         <source>importance rows: that head's `importance_normalised`; `none` and `mean of the random orders` as in `head`</source>
         <translation>importance 行：该头的 `importance_normalised`；`none` 和 `mean of the random orders` 同 `head` 列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="95"/>
+        <location filename="../../attnviz/core/columns.py" line="113"/>
         <source>importance rows: the head switched off last (kind:layer.head); `none` where no head is off; random rows: `mean of the random orders` (each order switches other heads off)</source>
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
@@ -3160,6 +3245,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/heads.py" line="61"/>
         <source>instead of --data: a generated task's held-out inputs and right outputs (copy, reverse, sort, dates; --limit of them, default {count}), and each cross-attention head's agreement with the task's true alignment (heads.csv's alignment column) — for a model trained with attnviz train KIND --task NAME</source>
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="54"/>
+        <source>instead of --pairs: generated pairs (gender, agreement, number for an English–French model; ioi for an English decoder-only folder)</source>
+        <translation>代替 --pairs：生成的最小对（英法模型用 gender、agreement、number；英语仅解码器文件夹用 ioi）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="23"/>
@@ -3243,7 +3333,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型设置的 JSON，例如 '{"num_decoder_layers": 3}'（默认：该类型的标准模型，见 models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention/layers.py" line="112"/>
+        <location filename="../../attnviz/core/attention/layers.py" line="148"/>
         <source>k_j = h_j, the encoder's output at source word j</source>
         <translation>k_j = h_j，即编码器在源词 j 处的输出</translation>
     </message>
@@ -3458,7 +3548,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="167"/>
+        <location filename="../../attnviz/core/columns.py" line="185"/>
         <source>layers.csv's `spearman_mean` (`nan` where it has no number)</source>
         <translation>即 layers.csv 的 `spearman_mean`（没有数值时为 `nan`）</translation>
     </message>
@@ -3527,7 +3617,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>先剪最不重要的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="154"/>
+        <location filename="../../attnviz/core/columns.py" line="172"/>
         <source>least important first, or the random orders' mean</source>
         <translation>从最不重要的开始，或随机顺序的均值</translation>
     </message>
@@ -3578,8 +3668,29 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/shared.py" line="56"/>
+        <location filename="../../attnviz/core/patching/pairs.py" line="36"/>
         <source>line {line}: </source>
         <translation>第 {line} 行：</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="50"/>
+        <source>line {line}: a pair is four fields separated by tabs, clean, corrupt, answer and alternative; this line has {count}</source>
+        <translation>第 {line} 行：一对是用制表符分隔的四个字段：干净、损坏、答案和备选；这一行有 {count} 个</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="47"/>
+        <source>line {line}: longer than {most:,} bytes</source>
+        <translation>第 {line} 行：超过 {most:,} 字节</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="73"/>
+        <source>line {line}: not UTF-8 text</source>
+        <translation>第 {line} 行：不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="54"/>
+        <source>line {line}: the answer and the alternative are the same token</source>
+        <translation>第 {line} 行：答案和备选是同一个词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/fill_mask.py" line="40"/>
@@ -3667,6 +3778,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/training.py" line="22"/>
         <source>loss {loss:.3g}</source>
         <translation>损失 {loss:.3g}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="258"/>
+        <source>m_clean: logit(answer) − logit(alternative) on the clean input</source>
+        <translation>m_clean：干净输入上的 logit(答案) − logit(备选)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="259"/>
+        <source>m_corrupt: the same on the corrupt input</source>
+        <translation>m_corrupt：损坏输入上的同一量</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/processes.py" line="220"/>
@@ -3793,7 +3914,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>各层的平均注意力距离（像素，各头平均）：{distances}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="176"/>
+        <location filename="../../attnviz/core/columns.py" line="194"/>
         <source>mean attention distance in pixels of the model's input: for a patch's query, the distance between its centre and each patch's centre weighted by the attention, renormalised over the patches ([CLS] and the other special positions have no place on the image); the mean over every patch query (Dosovitskiy et al. 2021, Figure 7)</source>
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
@@ -3809,12 +3930,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行的平均熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="48"/>
+        <location filename="../../attnviz/core/columns.py" line="66"/>
         <source>mean entropy of a row, −Σ w ln w, in nats</source>
         <translation>每行的平均熵 −Σ w ln w，单位奈特</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="172"/>
+        <location filename="../../attnviz/core/columns.py" line="190"/>
         <source>mean entropy of a row, −Σ w ln w, in nats, over every query ([CLS] and the patches)</source>
         <translation>一行的平均熵 −Σ w ln w，单位为奈特，对所有查询（[CLS] 和各图像块）</translation>
     </message>
@@ -3824,12 +3945,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>各图像上的平均 Kendall τ：{pairs}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="110"/>
+        <location filename="../../attnviz/core/columns.py" line="128"/>
         <source>mean Kendall τ-b of the two rows over those tokens</source>
         <translation>这些词元上两行的肯德尔 τ-b 均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="49"/>
+        <location filename="../../attnviz/core/columns.py" line="67"/>
         <source>mean largest weight of a row, every key included</source>
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
@@ -3845,22 +3966,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="135"/>
+        <location filename="../../attnviz/core/columns.py" line="153"/>
         <source>mean share of the attention weight (heads' mean) on those keys, over the tokens whose keys hold one; `no such key` where none does: the source of attnviz's own translators has no end token, a decoder's prefix never holds &lt;eos&gt;</source>
         <translation>注意力权重（各头均值）落在这些键上的比例，在键中含有此类词元的词元上取平均；没有时为 `no such key`：attnviz 自己的翻译模型源句没有结束词元，解码器的前缀中也从不含 &lt;eos&gt;</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="199"/>
+        <location filename="../../attnviz/core/columns.py" line="217"/>
         <source>mean share of the row's attention weight on those keys, Σ_{j∈keys} α_ij</source>
         <translation>该行注意力权重落在这些键上的平均份额，Σ_{j∈keys} α_ij</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="114"/>
+        <location filename="../../attnviz/core/columns.py" line="132"/>
         <source>mean Spearman ρ</source>
         <translation>斯皮尔曼 ρ 的均值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="125"/>
+        <location filename="../../attnviz/core/columns.py" line="143"/>
         <source>mean Spearman ρ of the method's row with the reference's row (`no token with an order` where every row was constant)</source>
         <translation>该方法的行与参照方法的行之间斯皮尔曼 ρ 的均值（所有行都是常数时为 `no token with an order`）</translation>
     </message>
@@ -3875,47 +3996,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>均方误差</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="173"/>
+        <location filename="../../attnviz/core/columns.py" line="191"/>
         <source>mean weight a patch's query puts on [CLS]</source>
         <translation>图像块的查询放在 [CLS] 上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="174"/>
+        <location filename="../../attnviz/core/columns.py" line="192"/>
         <source>mean weight a patch's query puts on the other positions without a place on the image: a distillation token, register tokens (0 for a model with only [CLS])</source>
         <translation>一个图块的查询放在图像上没有位置的其他位置上的平均权重：蒸馏词元、寄存器词元（只有 [CLS] 的模型为 0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="63"/>
+        <location filename="../../attnviz/core/columns.py" line="81"/>
         <source>mean weight on punctuation keys</source>
         <translation>标点键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="61"/>
+        <location filename="../../attnviz/core/columns.py" line="79"/>
         <source>mean weight on the end of the source (0 where the keys hold no source: a Transformer's dec-self)</source>
         <translation>源句末尾上的平均权重（键中没有源句时为 0：Transformer 的 dec-self）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="59"/>
+        <location filename="../../attnviz/core/columns.py" line="77"/>
         <source>mean weight on the first key (`&lt;bos&gt;` in a decoder, the first source token in an encoder)</source>
         <translation>第一个键上的平均权重（解码器中为 `&lt;bos&gt;`，编码器中为源句第一个词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="58"/>
+        <location filename="../../attnviz/core/columns.py" line="76"/>
         <source>mean weight on the first key, the end of the source and punctuation together</source>
         <translation>第一个键、源句末尾和标点合计的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="56"/>
+        <location filename="../../attnviz/core/columns.py" line="74"/>
         <source>mean weight on the key at the query's own position</source>
         <translation>查询自身位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="57"/>
+        <location filename="../../attnviz/core/columns.py" line="75"/>
         <source>mean weight on the key one position after the query's own</source>
         <translation>查询自身位置后一个位置的键上的平均权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="55"/>
+        <location filename="../../attnviz/core/columns.py" line="73"/>
         <source>mean weight on the key one position before the query's own (cross: the target position)</source>
         <translation>查询自身位置前一个位置的键上的平均权重（cross：以目标位置计）</translation>
     </message>
@@ -3925,7 +4046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均 |查询 − 键| 距离（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="64"/>
+        <location filename="../../attnviz/core/columns.py" line="82"/>
         <source>mean |query − key| distance, in positions, weighted by the attention</source>
         <translation>以注意力加权的平均 |查询 − 键| 距离，单位为位置</translation>
     </message>
@@ -3952,6 +4073,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="51"/>
+        <source>minimal pairs, one a line: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative; both sides must read as the same number of tokens</source>
+        <translation>最小对，每行一对：干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选；两侧必须读作相同数量的词元</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="159"/>
         <source>Minutes</source>
         <translation>分钟</translation>
@@ -3966,6 +4092,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/heads.py" line="114"/>
         <source>model output</source>
         <translation>模型输出</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="57"/>
+        <source>more than {most:,} pairs: split the file</source>
+        <translation>超过 {most:,} 对：请拆分文件</translation>
     </message>
     <message>
         <location filename="../../attnviz/session_file.py" line="253"/>
@@ -4055,7 +4186,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="265"/>
+        <location filename="../../attnviz/core/columns.py" line="332"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -4104,6 +4235,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/hf_dialog.py" line="169"/>
         <source>No models in the cache here. Choose a model folder instead.</source>
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="141"/>
+        <source>no pair could be patched</source>
+        <translation>没有一对可以修补</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="110"/>
@@ -4285,7 +4421,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>遮挡（&lt;unk&gt;）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="120"/>
+        <location filename="../../attnviz/core/columns.py" line="138"/>
         <source>occlusion (each input token replaced by `&lt;unk&gt;`, an image's patch made black) or ig (integrated gradients)</source>
         <translation>occlusion（每个输入词元替换为 `&lt;unk&gt;`，图像的图块涂黑）或 ig（积分梯度）</translation>
     </message>
@@ -4295,22 +4431,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>磁盘占用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="43"/>
+        <location filename="../../attnviz/core/columns.py" line="61"/>
         <source>one attention head (its statistics are means over every attention row of the decoded corpus)</source>
         <translation>一个注意力头（其统计量是解码语料中每个注意力行的均值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="169"/>
+        <location filename="../../attnviz/core/columns.py" line="187"/>
         <source>one attention head of an image model over a folder of images (means over every image)</source>
         <translation>图像模型在一个图像文件夹上的一个注意力头（对所有图像取平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="118"/>
+        <location filename="../../attnviz/core/columns.py" line="236"/>
+        <source>one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit differences are within 0.001 moves nothing and is left out; `n/a`: no pair left)</source>
+        <translation>一个注意力头，其份额在各对上取平均（干净与损坏的 logit 差相差不到 0.001 的一对没有可移动的，被略去；`n/a`：没有剩下的对）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="136"/>
         <source>one attention-based method, one reference method and one layer (Abnar &amp; Zuidema 2020's table)</source>
         <translation>一种基于注意力的方法、一种参照方法和一层（Abnar &amp; Zuidema 2020 的表格）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="158"/>
+        <location filename="../../attnviz/core/columns.py" line="176"/>
         <source>one bin of the histogram of Kendall τ of methods A and B over the tokens</source>
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
@@ -4325,42 +4466,42 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="147"/>
+        <location filename="../../attnviz/core/columns.py" line="165"/>
         <source>one head in an importance figure (its numbers)</source>
         <translation>重要性图中的一个头（图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="182"/>
+        <location filename="../../attnviz/core/columns.py" line="200"/>
         <source>one head, one bin of query positions and one class of keys (attention sinks, StreamingLLM; Kobayashi et al. 2020's norm view)</source>
         <translation>一个头、一个查询位置区间和一类键（注意力汇聚点，StreamingLLM；Kobayashi 等 2020 的范数视角）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="141"/>
+        <location filename="../../attnviz/core/columns.py" line="159"/>
         <source>one kind of attention's layer in one atlas figure (with `--format csv`: its numbers)</source>
         <translation>某一注意力种类在某个图谱图中的一层（使用 `--format csv` 时：图中的数值）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="130"/>
+        <location filename="../../attnviz/core/columns.py" line="148"/>
         <source>one kind of attention, one layer and one class of keys (Kobayashi et al. 2020)</source>
         <translation>一种注意力、一层和一类键（Kobayashi 等 2020）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="204"/>
+        <location filename="../../attnviz/core/columns.py" line="222"/>
         <source>one layer in a sinks figure (its numbers, --format csv): the share on the first position</source>
         <translation>汇聚点图中的一层（其数值，--format csv）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="211"/>
+        <location filename="../../attnviz/core/columns.py" line="229"/>
         <source>one layer in one kind's sinks figure (`attnviz heads` over decoded sentences, --format csv; KIND: enc-self, dec-self or cross): the share on the first position</source>
         <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="218"/>
+        <location filename="../../attnviz/core/columns.py" line="285"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="163"/>
+        <location filename="../../attnviz/core/columns.py" line="181"/>
         <source>one method and one layer of the per-layer curves against REFERENCE (layers.csv, as plotted)</source>
         <translation>与 REFERENCE 比较的逐层曲线中的一种方法和一层（即 layers.csv，按图中所画）</translation>
     </message>
@@ -4370,12 +4511,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="100"/>
+        <location filename="../../attnviz/core/columns.py" line="249"/>
+        <source>one pair and one head</source>
+        <translation>一对和一个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="118"/>
         <source>one pair of explanation methods over every explained token (an image model: every image)</source>
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="153"/>
+        <location filename="../../attnviz/core/columns.py" line="276"/>
+        <source>one pair, one layer and one input position of the residual stream</source>
+        <translation>一对、一层和残差流中的一个输入位置</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="171"/>
         <source>one point of the pruning curves (pruning.csv's BLEU, as plotted)</source>
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
@@ -4689,6 +4840,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块（二维）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="127"/>
+        <source>patching every head over {count:,} pairs</source>
+        <translation>在 {count:,} 对上修补每个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/engine.py" line="121"/>
+        <location filename="../../attnviz/core/patching/engine.py" line="204"/>
+        <source>patching reads each head's attention weights and values: this model's attention does not give them</source>
+        <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/inputs.py" line="216"/>
+        <source>patching reads minimal pairs of sentences: this model reads no sentence</source>
+        <translation>修补读取句子的最小对：这个模型不读句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="148"/>
         <location filename="../../attnviz/gui/panels/train.py" line="452"/>
         <source>Pause</source>
@@ -4989,12 +5156,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>套头衫</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/attention/layers.py" line="111"/>
+        <location filename="../../attnviz/core/attention/layers.py" line="147"/>
         <source>q = s_{t−1}, the decoder's hidden state before this step</source>
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="191"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="197"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
@@ -5159,7 +5326,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="76"/>
+        <location filename="../../attnviz/core/columns.py" line="94"/>
         <source>raw importance E|∂L/∂ξ_h| (Michel et al. 2019): the mean over (source, target) pairs of the gradient of the pair's mean token cross-entropy with respect to the head's gate; `n/a` with `--documents` (not measured)</source>
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
@@ -5379,7 +5546,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 基数 {base:,.0f}，{scaling} 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="268"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="274"/>
         <source>RoPE_m({projection}), m = {row}: rotated by its position (base {base:,.0f})</source>
         <translation>RoPE_m({projection})，m = {row}：按其位置旋转（基数 {base:,.0f}）</translation>
     </message>
@@ -5414,7 +5581,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="301"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="307"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -5687,6 +5854,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>shapes——[CLS] 落在明亮的形状上</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/patching.py" line="16"/>
+        <source>share lost, head from the corrupt run into the clean one</source>
+        <translation>失去的份额，头从损坏运行放入干净运行</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="242"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
@@ -5697,7 +5869,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值落在频率最低源词元上的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="83"/>
         <source>share of rows whose largest weight falls on a least frequent source token of the sentence (Voita et al. 2019's rare-word heads); frequency counted over the distinct source sentences of `--data` as the model splits them, every token tied for least frequent counting; `n/a` for dec-self, whose keys are not the source</source>
         <translation>最大权重落在句中频率最低的源词元上的行所占比例（Voita 等 2019 的罕见词头）；频率按模型切分后在 `--data` 的不重复源句上统计，并列最低的词元都算；dec-self 的键不是源句，为 `n/a`</translation>
     </message>
@@ -5741,6 +5913,26 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/figures/heads.py" line="21"/>
         <source>share on the same position</source>
         <translation>同一位置上的权重占比</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="57"/>
+        <source>share restored by patching</source>
+        <translation>修补恢复的份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="17"/>
+        <source>share restored by the head's attention weights alone (own values)</source>
+        <translation>仅由该头的注意力权重恢复的份额（值是它自己的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="18"/>
+        <source>share restored by the head's values alone (own attention weights)</source>
+        <translation>仅由该头的值恢复的份额（注意力权重是它自己的）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="15"/>
+        <source>share restored, head from the clean run into the corrupt one</source>
+        <translation>恢复的份额，头从干净运行放入损坏运行</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="24"/>
@@ -6281,6 +6473,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="243"/>
+        <source>the 2.5th percentile of the mean over 1,000 bootstrap resamples of the pairs</source>
+        <translation>对各对做 1,000 次自助重抽样所得均值的第 2.5 百分位数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="245"/>
+        <source>the 97.5th percentile of the same resampled means</source>
+        <translation>同一批重抽样均值的第 97.5 百分位数</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/learning/tasks.py" line="165"/>
         <source>the anti-diagonal</source>
         <translation>反对角线</translation>
@@ -6296,7 +6498,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力图尽可能大，只留下句子、译文、前 5 个候选词元和单步按钮（{key}；Esc 退出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="165"/>
+        <location filename="../../attnviz/core/columns.py" line="183"/>
         <source>the attention-based method, in words</source>
         <translation>基于注意力的方法（文字）</translation>
     </message>
@@ -6311,20 +6513,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="207"/>
-        <location filename="../../attnviz/core/columns.py" line="214"/>
+        <location filename="../../attnviz/core/columns.py" line="225"/>
+        <location filename="../../attnviz/core/columns.py" line="232"/>
         <source>the bin of the query's position</source>
         <translation>查询位置所在的区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="188"/>
+        <location filename="../../attnviz/core/columns.py" line="206"/>
         <source>the bin of the query's position, counted from 1: 1-16, 17-128, 129-1024 or 1025-4096 (`attnviz heads` over decoded sentences: the source position for enc-self, the target position for cross and a translation's dec-self, the place in prompt + answer for a decoder-only model; `attnviz explain`: the explained step's query, the masked position for a BERT)</source>
         <translation>查询位置所在的区间，从 1 开始计：1-16、17-128、129-1024 或 1025-4096（`attnviz heads` 基于解码出的句子时：对 enc-self 为源位置，对 cross 和翻译模型的 dec-self 为目标位置，对仅解码器模型为其在提示 + 回答中的位置；`attnviz explain`：所解释那一步的查询，对 BERT 为被遮盖的位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="160"/>
+        <location filename="../../attnviz/core/columns.py" line="178"/>
         <source>the bin's centre (bins of 0.1 from −1 to 1)</source>
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="278"/>
+        <source>the block, from 1, whose output is patched (a Transformer's encoder; the one stack of the other models)</source>
+        <translation>其输出被修补的块，从 1 起（Transformer 的编码器；其他模型的唯一一叠）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="748"/>
@@ -6350,6 +6557,21 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/export.py" line="78"/>
         <source>the checkpoint's training history: a flip-book (GIF and PDF, a frame per snapshot) and the curves and maps in --format</source>
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="252"/>
+        <source>the clean input</source>
+        <translation>干净输入</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="281"/>
+        <source>the clean input token at that position</source>
+        <translation>干净输入在该位置的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="253"/>
+        <source>the corrupt input</source>
+        <translation>损坏输入</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="164"/>
@@ -6402,6 +6624,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>这些解释方法只适用于 attnviz 自带的模型，不适用于这个模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/pairs.py" line="59"/>
+        <source>the file has no pair (clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative per line)</source>
+        <translation>文件中没有任何一对（每行：干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/checkpoints/header.py" line="30"/>
         <source>the file is {gb:.1f} GB, larger than any attnviz checkpoint (at most {most:.1f} GB): not a checkpoint</source>
         <translation>文件大小为 {gb:.1f} GB，超过任何 attnviz 检查点（最多 {most:.1f} GB）：不是检查点</translation>
@@ -6412,12 +6639,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件中的第一个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="101"/>
+        <location filename="../../attnviz/core/columns.py" line="119"/>
         <source>the first method: attention (raw, the last layer's heads' mean), rollout, flow, norm (norm-based), grad_x_input, grad_x_input_detached, ig (integrated gradients), occlusion, leave_one_out, leave_one_out_tvd; an image model: attention ([CLS]'s row over the patches), rollout, grad_x_input, ig and occlusion (each patch made black), over its patches</source>
         <translation>第一种方法：attention（原始注意力，最后一层各头的均值）、rollout、flow、norm（基于范数）、grad_x_input、grad_x_input_detached、ig（积分梯度）、occlusion、leave_one_out、leave_one_out_tvd；图像模型：attention（[CLS] 在各图块上的那一行）、rollout、grad_x_input、ig 和 occlusion（每个图块涂黑），均在其图块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="111"/>
+        <location filename="../../attnviz/core/columns.py" line="129"/>
         <source>the first quartile of τ</source>
         <translation>τ 的第一四分位数</translation>
     </message>
@@ -6472,21 +6699,47 @@ Install them with:  sudo apt-get install {packages}
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="47"/>
-        <location filename="../../attnviz/core/columns.py" line="171"/>
-        <location filename="../../attnviz/core/columns.py" line="187"/>
+        <location filename="../../attnviz/core/columns.py" line="65"/>
+        <location filename="../../attnviz/core/columns.py" line="189"/>
+        <location filename="../../attnviz/core/columns.py" line="205"/>
         <source>the head within the layer, from 1</source>
         <translation>层内的头，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="169"/>
         <source>the head's `importance` or `importance_normalised`</source>
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="149"/>
+        <location filename="../../attnviz/core/columns.py" line="274"/>
+        <source>the head's mean attention entropy (nats)</source>
+        <translation>该头的平均注意力熵（奈特）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="246"/>
+        <source>the head's mean attention entropy in the corrupt run, −Σ w ln w over a row, in nats (near 0: a saturated softmax, where attribution patching fails)</source>
+        <translation>该头在损坏运行中的平均注意力熵，每行 −Σ w ln w，单位奈特（接近 0：softmax 饱和，归因修补在此失效）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="264"/>
+        <source>the head's mean attention entropy in this pair's corrupt run (nats)</source>
+        <translation>该头在这一对的损坏运行中的平均注意力熵（奈特）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="271"/>
+        <source>the head's mean share restored by patching</source>
+        <translation>该头经修补恢复的平均份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="167"/>
         <source>the head's place in heads.csv's order, from 1 (the figure's ticks name each layer's head 1 as layer.1)</source>
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="262"/>
+        <location filename="../../attnviz/core/columns.py" line="270"/>
+        <source>the head, from 1</source>
+        <translation>头，从 1 起</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="604"/>
@@ -6514,9 +6767,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="79"/>
+        <location filename="../../attnviz/core/columns.py" line="97"/>
         <source>the importance divided by the ℓ2 norm of its layer's importances (per kind): the score the pruning order sorts by, least important first</source>
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="280"/>
+        <source>the input position, from 1</source>
+        <translation>输入位置，从 1 起</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="146"/>
@@ -6549,12 +6807,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>核的带宽必须在 {low} 到 {high} 之间，查询必须在 {query_low:g} 到 {query_high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="148"/>
+        <location filename="../../attnviz/core/columns.py" line="166"/>
         <source>the kind of attention, in words</source>
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="122"/>
+        <location filename="../../attnviz/core/columns.py" line="260"/>
+        <location filename="../../attnviz/core/columns.py" line="268"/>
+        <source>the kind, as in patching.csv</source>
+        <translation>注意力种类，同 patching.csv</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="140"/>
         <source>the layer of the attention explained, from 1 (a translator: its decoder layers' cross-attention; the small BERT: its encoder layers at the masked position; an image model: its layers' [CLS] row)</source>
         <translation>所解释的注意力所在的层，从 1 开始（翻译模型：各解码器层的编码器－解码器注意力；小型 BERT：各编码器层在被遮蔽位置上的注意力；图像模型：各层中 [CLS] 的那一行）</translation>
     </message>
@@ -6569,16 +6833,16 @@ Install them with:  sudo apt-get install {packages}
         <translation>该层平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="133"/>
-        <location filename="../../attnviz/core/columns.py" line="144"/>
-        <location filename="../../attnviz/core/columns.py" line="166"/>
+        <location filename="../../attnviz/core/columns.py" line="151"/>
+        <location filename="../../attnviz/core/columns.py" line="162"/>
+        <location filename="../../attnviz/core/columns.py" line="184"/>
         <source>the layer, from 1</source>
         <translation>层，从 1 开始</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="46"/>
-        <location filename="../../attnviz/core/columns.py" line="170"/>
-        <location filename="../../attnviz/core/columns.py" line="186"/>
+        <location filename="../../attnviz/core/columns.py" line="64"/>
+        <location filename="../../attnviz/core/columns.py" line="188"/>
+        <location filename="../../attnviz/core/columns.py" line="204"/>
         <source>the layer, from 1 (nearest the input)</source>
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
@@ -6603,12 +6867,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="220"/>
+        <location filename="../../attnviz/core/columns.py" line="287"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="112"/>
+        <location filename="../../attnviz/core/columns.py" line="130"/>
         <source>the median of τ</source>
         <translation>τ 的中位数</translation>
     </message>
@@ -6626,7 +6890,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/fill_mask.py" line="110"/>
-        <location filename="../../attnviz/core/hf/encoder.py" line="244"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="260"/>
         <source>the model cannot fill in {word!r}: its vocabulary has no such word</source>
         <translation>模型不能填入 {word!r}：它的词表里没有这个词</translation>
     </message>
@@ -6718,6 +6982,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/columns.py" line="251"/>
+        <source>the pair's line in --pairs (`generated` for --task)</source>
+        <translation>该对在 --pairs 中的行（--task 时为 `generated`）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="277"/>
+        <source>the pair, from 1, as in pairs.csv</source>
+        <translation>该对，从 1 起，同 pairs.csv</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="250"/>
+        <source>the pair, from 1, in the order patched</source>
+        <translation>该对，从 1 起，按修补顺序</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session_file.py" line="205"/>
         <source>the path is too long to name a file</source>
         <translation>路径过长，不能指向文件</translation>
@@ -6804,7 +7083,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="197"/>
+        <location filename="../../attnviz/core/columns.py" line="215"/>
         <source>the query rows averaged: those of the bin that could see such a key, over every document or decoded sentence (`attnviz explain`: one row per explained step)</source>
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
@@ -6814,7 +7093,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="81"/>
+        <location filename="../../attnviz/core/columns.py" line="99"/>
         <source>the relative position key − query (−4 … +4) that is most often the row's argmax (cross: key − target position)</source>
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
@@ -6824,17 +7103,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>会合点没有 0 号机器的选项（{error}）：它是 attnviz 的吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="93"/>
+        <location filename="../../attnviz/core/columns.py" line="111"/>
         <source>the same as a percentage of all the model's heads</source>
         <translation>同上，以占模型全部头数的百分比表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="138"/>
+        <location filename="../../attnviz/core/columns.py" line="156"/>
         <source>the same for norm-based attention ‖Σ_h α_h f_h(x)‖ as a share of its sum over the keys</source>
         <translation>基于范数的注意力 ‖Σ_h α_h f_h(x)‖ 的同一比例（占其在所有键上之和）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="200"/>
+        <location filename="../../attnviz/core/columns.py" line="218"/>
         <source>the same share of the norm view: Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖, f_h the value through the head's part of the output projection; `n/a` where attnviz does not know the model's output projection</source>
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
@@ -6844,7 +7123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例图像（{count} 张）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="106"/>
+        <location filename="../../attnviz/core/columns.py" line="124"/>
         <source>the second method; `|name|` is that signed row taken as magnitudes</source>
         <translation>第二种方法；`|name|` 表示该带符号行取绝对值</translation>
     </message>
@@ -6854,7 +7133,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子超过 {most:,} 个字符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="182"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="198"/>
         <source>The sentence is {count} tokens long with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这个句子长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -6919,14 +7198,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>设置文件 {path} 曾损坏（不是有效的设置文件）：无法读取的部分已丢弃，并已用你当前的设置重写该文件。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="83"/>
+        <location filename="../../attnviz/core/columns.py" line="49"/>
+        <source>the share lost when the head's output is taken from the corrupt run into the clean one: (m_clean − m) / (m_clean − m_corrupt)</source>
+        <translation>把该头的输出从损坏运行放入干净运行时失去的份额：(m_clean − m) / (m_clean − m_corrupt)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="101"/>
         <source>the share of rows whose argmax is at `positional_offset`</source>
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="115"/>
+        <location filename="../../attnviz/core/columns.py" line="282"/>
+        <source>the share of the logit difference restored when that block's output at that position comes from the clean run into the corrupt one</source>
+        <translation>该块在该位置的输出从干净运行放入损坏运行时恢复的 logit 差份额</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="46"/>
+        <source>the share of the logit difference restored when the head's output (all positions, before the output projection) is taken from the clean run into the corrupt one: (m − m_corrupt) / (m_clean − m_corrupt)</source>
+        <translation>把该头的输出（所有位置，输出投影之前）从干净运行放入损坏运行时恢复的 logit 差份额：(m − m_corrupt) / (m_clean − m_corrupt)</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="133"/>
         <source>the share of tokens whose τ is significant at p &lt; 0.05 (two-sided; exact without ties, else the normal approximation with ties), Jain &amp; Wallace 2019's "Sig. Frac."</source>
         <translation>τ 在 p &lt; 0.05 下显著的词元所占比例（双侧；无并列时精确计算，否则用考虑并列的正态近似），即 Jain &amp; Wallace 2019 的 “Sig. Frac.”</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="51"/>
+        <source>the share restored when only the head's attention weights come from the clean run (its own values): whether it matters for where it looks</source>
+        <translation>只有该头的注意力权重来自干净运行（值是它自己的）时恢复的份额：它是否因看向哪里而重要</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="53"/>
+        <source>the share restored when only the head's values come from the clean run (its own attention weights): whether it matters for what it reads</source>
+        <translation>只有该头的值来自干净运行（注意力权重是它自己的）时恢复的份额：它是否因读到什么而重要</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/query_computation.py" line="170"/>
@@ -6934,7 +7238,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源（{tokens}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="142"/>
+        <location filename="../../attnviz/core/columns.py" line="160"/>
         <source>the statistic shown (heads.csv's column of that name)</source>
         <translation>所示的统计量（heads.csv 中同名的列）</translation>
     </message>
@@ -6959,9 +7263,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>文本超过 {kib} KiB；attnviz 每次读取一个句子，最多 {kib} KiB</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="113"/>
+        <location filename="../../attnviz/core/columns.py" line="131"/>
         <source>the third quartile of τ</source>
         <translation>τ 的第三四分位数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="254"/>
+        <source>the token whose logit the metric adds</source>
+        <translation>指标加上其 logit 的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/columns.py" line="255"/>
+        <source>the token whose logit the metric subtracts</source>
+        <translation>指标减去其 logit 的词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/vocab.py" line="104"/>
@@ -6969,27 +7283,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>分词器处理这段文本时出错（{kind}：{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="172"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="188"/>
         <source>the tokenizer of {name} has no mask token, so this model cannot be asked for a masked word</source>
         <translation>{name} 的分词器没有掩蔽词元，所以不能让此模型猜被掩蔽的词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="127"/>
+        <location filename="../../attnviz/core/columns.py" line="145"/>
         <source>the tokens (an image model: the images) averaged (a constant row has no ρ)</source>
         <translation>参与平均的词元数（图像模型：图像数）（常数行没有 ρ）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="107"/>
+        <location filename="../../attnviz/core/columns.py" line="125"/>
         <source>the tokens (an image model: the images) where both rows have an order (a constant row has none); the other columns read `no token with an order` where there is none</source>
         <translation>两行都有次序的词元数（图像模型：图像数）（常数行没有次序）；没有这样的词元时其他列为 `no token with an order`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="161"/>
+        <location filename="../../attnviz/core/columns.py" line="179"/>
         <source>the tokens (an image model: the images) whose τ falls in the bin</source>
         <translation>τ 落在该区间内的词元数（图像模型：图像数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="139"/>
+        <location filename="../../attnviz/core/columns.py" line="157"/>
         <source>the tokens averaged (those whose keys hold such a token)</source>
         <translation>参与平均的词元数（键中含有此类词元的）</translation>
     </message>
@@ -7039,7 +7353,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 架构</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="184"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="200"/>
         <source>The two sentences are {count} tokens long together with the tokenizer's special tokens; this model reads at most {most}.</source>
         <translation>连同分词器的特殊词元，这两个句子共长 {count} 个词元；这个模型最多读 {most} 个。</translation>
     </message>
@@ -7190,6 +7504,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/decoding/stepping.py" line="106"/>
         <source>there is nothing to translate: the sentence is empty</source>
         <translation>没有可翻译的内容：句子为空</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/hf/encoder.py" line="105"/>
+        <source>this folder has no masked-language-model head: it names no word</source>
+        <translation>这个文件夹没有掩码语言模型头：它给不出词</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="57"/>
@@ -7680,6 +7999,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用前 N 个不同的源句子</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="57"/>
+        <source>use the first N pairs</source>
+        <translation>使用前 N 对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/scoring.py" line="52"/>
         <location filename="../../attnviz/gui/panels/scoring.py" line="144"/>
         <source>valid length {length}</source>
@@ -7734,7 +8058,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="50"/>
+        <location filename="../../attnviz/core/columns.py" line="68"/>
         <source>Voita et al. 2019's confidence: mean largest weight over the keys other than the end of the source (a Hugging Face translator's `&lt;/s&gt;`; the source's last token, nearly always its final punctuation, for attnviz's own models, whose source has no end token); equals `confidence` where the keys hold no source (a Transformer's dec-self)</source>
         <translation>Voita 等 2019 的置信度：除源句末尾之外各键上最大权重的均值（Hugging Face 翻译模型为 `&lt;/s&gt;`；attnviz 自己的模型源句没有结束词元，取源句最后一个词元，几乎总是句末标点）；键中没有源句时（Transformer 的 dec-self）与 `confidence` 相同</translation>
     </message>
@@ -7766,8 +8090,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="206"/>
-        <location filename="../../attnviz/core/columns.py" line="213"/>
+        <location filename="../../attnviz/core/columns.py" line="224"/>
+        <location filename="../../attnviz/core/columns.py" line="231"/>
         <source>weight (the attention weights) or norm (the norm view)</source>
         <translation>weight（注意力权重）或 norm（范数视角）</translation>
     </message>
@@ -7788,7 +8112,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩蔽 softmax 之后的权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="69"/>
+        <location filename="../../attnviz/core/columns.py" line="87"/>
         <source>what `rare` would be if each row's argmax fell on one of its keys at random: the mean share of a row's keys that are a least frequent source token; `n/a` for dec-self</source>
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
@@ -7811,6 +8135,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/panels/batch.py" line="44"/>
         <source>Which attention of the chosen sentence to show</source>
         <translation>显示所选句子的哪种注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="46"/>
+        <source>which heads carry a behaviour: patching every head over minimal pairs, with attribution patching beside it</source>
+        <translation>哪些头承载一种行为：在最小对上修补每个头，并附上归因修补</translation>
     </message>
     <message>
         <location filename="../../attnviz/modern_gallery.py" line="97"/>
@@ -7843,7 +8172,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>与 --documents 一起使用：每次前向计算的词元数（行数 × 最长文档；默认 4096），设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="85"/>
+        <location filename="../../attnviz/core/columns.py" line="103"/>
         <source>with `--task` only, cross only: the share of target tokens whose strongest attention falls on a source position they come from in the task's true alignment; `n/a` for the other kinds</source>
         <translation>仅用于 `--task`，仅 cross：最强注意力落在任务真实对齐中其来源位置上的目标词元所占比例；其他种类为 `n/a`</translation>
     </message>
@@ -7930,6 +8259,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="159"/>
+        <source>wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s; most restored by {head}: {share:.2f} [{low:.2f}, {high:.2f}]; Kendall τ of attribution patching against patching {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</source>
+        <translation>已将 {count} 个文件写入 {out}：{heads} 个头、{pairs:,} 对，用时 {seconds:.0f} 秒；恢复最多的是 {head}：{share:.2f} [{low:.2f}, {high:.2f}]；归因修补与修补的 Kendall τ 为 {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/heads.py" line="360"/>
         <source>wrote {count} files into {out}: {heads} heads over {sentences:,} documents ({tokens:,} tokens) in {seconds:.0f} s</source>
         <translation>已向 {out} 写入 {count} 个文件：{heads} 个头，{sentences:,} 篇文档（{tokens:,} 个词元），用时 {seconds:.0f} 秒</translation>
@@ -7985,7 +8319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已写入 {out}{stopped}：{score} {value:.1f} %，[CLS] 落在正确图像块上的注意力 {agreement:.0f} %（top-k 重合率 {overlap:.0f} %），共 {steps:,} 步（{minutes} 分钟）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="84"/>
+        <location filename="../../attnviz/core/columns.py" line="102"/>
         <source>yes when `positional_share` ≥ 0.9: Voita et al. 2019's positional head</source>
         <translation>`positional_share` ≥ 0.9 时为 yes：Voita 等 2019 的位置头</translation>
     </message>
@@ -8120,6 +8454,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/hf/load.py" line="224"/>
         <source>{count:,} numbers</source>
         <translation>{count:,} 个数值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="138"/>
+        <source>{count:,} of {total:,} pairs were left out: the model gives them no step to read</source>
+        <translation>{total:,} 对中有 {count:,} 对被略去：模型没有给它们可读取的步骤</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="248"/>
@@ -8421,7 +8760,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
-        <location filename="../../attnviz/core/hf/seq2seq.py" line="132"/>
+        <location filename="../../attnviz/core/hf/seq2seq.py" line="138"/>
         <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
         <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
     </message>
@@ -8456,6 +8795,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/export_images.py" line="45"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="54"/>
+        <source>{model}: attribution patching against patching, Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</source>
+        <translation>{model}：归因修补对比修补，Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</translation>
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="431"/>
@@ -8506,6 +8850,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="426"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/patching.py" line="40"/>
+        <source>{model}: {measure}, {count:,} pairs</source>
+        <translation>{model}：{measure}，{count:,} 对</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="211"/>
@@ -8559,7 +8908,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 没有分类头：它不给出类别（attnviz heads 和窗口可显示它的注意力）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="267"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="283"/>
         <source>{name} holds the bare {model} without a masked-language-model head: attnviz shows its attention, but it cannot fill a mask (open a {masked} folder for that)</source>
         <translation>{name} 只有不带掩码语言模型头的 {model}：attnviz 显示它的注意力，但它不能填充掩码（要填充掩码，请打开 {masked} 文件夹）</translation>
     </message>
@@ -8640,7 +8989,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/encoder.py" line="189"/>
+        <location filename="../../attnviz/core/hf/encoder.py" line="205"/>
         <source>{name} reads one sentence at a time (it has no segment embedding for a second): leave out {sep}</source>
         <translation>{name} 一次只读一个句子（它没有第二个句子的片段嵌入）：请去掉 {sep}</translation>
     </message>
@@ -9674,7 +10023,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="272"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="278"/>
         <source>{projection}: this layer adds no positions (no RoPE)</source>
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
@@ -9689,7 +10038,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{scale} · 最大 {largest:.3g} = 均匀分布（1/{count:,}）的 {times:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="280"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="286"/>
         <source>{score}, capped: s_j ← {cap:g}·tanh(s_j / {cap:g})</source>
         <translation>{score}，再截顶：s_j ← {cap:g}·tanh(s_j / {cap:g})</translation>
     </message>
@@ -9843,14 +10192,39 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/inputs.py" line="196"/>
+        <source>{where}both sides need one {mask} at the same place: the answers are read there</source>
+        <translation>{where}两侧都需要在同一位置有一个 {mask}：答案在那里读取</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/shared.py" line="60"/>
         <source>{where}input of {count} tokens truncated to the model's limit of {most}</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/inputs.py" line="83"/>
+        <source>{where}the clean side reads as {clean} tokens and the corrupt side as {corrupt}: a pair's two sides must read as the same number of tokens (attnviz does not align them)</source>
+        <translation>{where}干净一侧读作 {clean} 个词元，损坏一侧读作 {corrupt} 个：一对的两侧必须读作相同数量的词元（attnviz 不对齐它们）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/inputs.py" line="127"/>
+        <source>{where}the model translates both sides alike ({translation!r}) and never writes {answer!r}: there is no step to read</source>
+        <translation>{where}模型把两侧译得一样（{translation!r}），且从不写出 {answer!r}：没有可读取的步骤</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/shared.py" line="58"/>
         <source>{where}unknown words mapped to &lt;unk&gt;: {words}</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/inputs.py" line="153"/>
+        <source>{where}{word!r} is more than one token of this model's tokenizer</source>
+        <translation>{where}{word!r} 在这个模型的分词器中不止一个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/inputs.py" line="100"/>
+        <source>{where}{word!r} is not one token of the model's output vocabulary</source>
+        <translation>{where}{word!r} 不是模型输出词表中的一个词元</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/distributed.py" line="272"/>

@@ -19,12 +19,41 @@ import torch
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
+from attnviz.core.attention import recording as recorded
 from attnviz.core.attention.masking import masked_softmax
 from attnviz.i18n import tr
 
 Scoring = Literal["dot", "additive"]
 Sink = Callable[[str, Tensor], None]  # ("queries" | "keys" | "values", one call's input (1, n, D))
 GateSource = Callable[[], "Tensor | None"]  # a head gate ξ at call time: (H,) or (B, H); None: no gate (core/heads)
+# An intervention on a module's heads before its output projection: heads (B, Q, H, Dh) -> what the projection reads
+# instead (B, Q, H, Dh), or None (the heads as they are). Gates, patching and attribution patching are all one of these.
+HeadChange = Callable[[Tensor], "Tensor | None"]
+
+
+def gated(gate: GateSource) -> HeadChange:
+    """The change that multiplies head h by ``gate()[..., h]`` ((H,) or (B, H); None: no change)."""
+    def change(heads: Tensor) -> Tensor | None:
+        g = gate()
+        if g is None:
+            return None
+        g = g.to(heads.dtype) if g.dim() == 1 else g.to(heads.dtype)[:, None, :]  # (H,) or (B, 1, H)
+        return heads * g[..., None]
+    return change
+
+
+def _report(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, scores: Tensor | None,
+            weights: Tensor) -> None:
+    """Hand one multi-head call (heads (B, H, Q|K, Dh), scores and weights (B, H, Q, K)) to the recording blocks of
+    :mod:`attnviz.core.hf.attention` open now (attnviz's own attention is recorded by the same machinery)."""
+    listening = recorded.listening()
+    if not listening:
+        return
+    shown = scores if scores is not None else weights.new_full(weights.shape, float("nan"))
+    call = recorded.AttentionCall(module, query.detach(), key.detach(), value.detach(), shown.detach(),
+                                  weights.detach())
+    for calls in listening:
+        calls.append(call)
 
 
 @dataclass(frozen=True)
@@ -62,6 +91,10 @@ class ExplainsChain(Protocol):
         """Gates ξ on its heads (core/heads): hooks multiplying head h's output by ``gate()[..., h]``."""
         ...
 
+    def intervene_heads(self, change: HeadChange) -> list[RemovableHandle]:
+        """A hook handing its heads (B, Q, H, Dh) before the output projection to ``change`` (core/patching)."""
+        ...
+
     def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]: ...
 
     def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
@@ -91,13 +124,16 @@ class RecurrentQuery(nn.Module):
     def gate_heads(self, gate: GateSource) -> list[RemovableHandle]:
         """A hook multiplying the one head's output (the context vector) by ``gate()`` ((1,) or (B, 1)): a gate
         of 0 switches the attention off, the decoder then reads a zero context (core/heads)."""
+        return self.intervene_heads(gated(gate))
+
+    def intervene_heads(self, change: HeadChange) -> list[RemovableHandle]:
+        """A hook handing the one head's output (the context vector (B, Q, D), as heads (B, Q, 1, D)) to ``change``
+        and passing on what it returns."""
         def hook(_module: nn.Module, _args: tuple[Any, ...], attended: Attended) -> Attended | None:
-            g = gate()
-            if g is None:
+            changed = change(attended.output[:, :, None, :])
+            if changed is None:
                 return None
-            g = g.to(attended.output.dtype)
-            scale = g.reshape(-1, 1, 1) if g.dim() == 2 else g  # (B, 1, 1) or (1,), against output (B, Q, D)
-            return Attended(attended.output * scale, attended.weights, attended.scores)
+            return Attended(changed[:, :, 0, :], attended.weights, attended.scores)
         return [self.register_forward_hook(hook)]
 
     @staticmethod
@@ -258,6 +294,7 @@ class MultiHeadAttention(nn.Module):
         scores = self.additive(q, key_heads) if self.additive is not None else DotProductAttention.score(q, key_heads)
         weights = masked_softmax(scores, valid_lens, mask=mask)  # (B, H, Q, K)
         heads = (self.dropout(weights) if self.training else weights) @ value_heads  # (B, H, Q, Dh)
+        _report(self, q, key_heads, value_heads, scores, weights)
         b, _, nq, _ = heads.shape
         output = self.W_o(heads.transpose(1, 2).reshape(b, nq, -1))  # (B, Q, D)
         return Attended(output, weights, scores if need_scores else None)
@@ -278,14 +315,15 @@ class MultiHeadAttention(nn.Module):
     def gate_heads(self, gate: GateSource) -> list[RemovableHandle]:
         """A hook multiplying head h's output by ``gate()[..., h]`` ((H,) or (B, H)) before W_o: the gate ξ_h of
         Michel et al. 2019; 0 switches the head off (core/heads)."""
+        return self.intervene_heads(gated(gate))
+
+    def intervene_heads(self, change: HeadChange) -> list[RemovableHandle]:
+        """A hook before W_o handing the heads (B, Q, H, Dh) to ``change`` and passing on what it returns (gates,
+        patching: core/heads, core/patching)."""
         def hook(_module: nn.Module, args: tuple[Any, ...]) -> tuple[Tensor] | None:
-            g = gate()
-            if g is None:
-                return None
             x = args[0]  # (B, Q, H·Dh): the heads side by side
-            heads = x.unflatten(-1, (self.num_heads, self.head_dim))  # (B, Q, H, Dh)
-            g = g.to(x.dtype) if g.dim() == 1 else g.to(x.dtype)[:, None, :]  # (H,) or (B, 1, H)
-            return ((heads * g[..., None]).flatten(-2),)
+            changed = change(x.unflatten(-1, (self.num_heads, self.head_dim)))  # (B, Q, H, Dh)
+            return None if changed is None else (changed.flatten(-2),)
         return [self.W_o.register_forward_pre_hook(hook)]
 
     def record_inputs(self, sink: Sink) -> list[RemovableHandle]:

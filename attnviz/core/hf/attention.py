@@ -14,7 +14,7 @@ Shapes: B batch, H query heads, G key/value heads, Q queries, K keys, D per-head
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -23,26 +23,19 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
-from attnviz.i18n import tr
+from attnviz.core.attention.recording import (  # noqa: F401 (the recording's names, used here and by callers)
+    AttentionCall,
+    NotFinite,
+    check_finite,
+    consuming,
+    detaching,
+    listening,
+    recording,
+    weights_detached,
+)
 
 IMPLEMENTATION = "attnviz"
 STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
-
-
-@dataclass(frozen=True)
-class AttentionCall:
-    """One attention layer's computation in a forward pass: the module (its projections: the Computation
-    view), the query/key/value heads (B, H, Q|K, D) after any rotary embedding and group repetition, scores
-    (B, H, Q, K) as the softmax read them (masked cells -inf) and the weights (B, H, Q, K)."""
-
-    module: nn.Module
-    query: Tensor
-    key: Tensor
-    value: Tensor
-    scores: Tensor
-    weights: Tensor
-    sink: Tensor | None = None  # (B, H, Q) the weight a learned sink logit took (gpt-oss): rows sum to 1 − sink
-    raw_scores: Tensor | None = None  # (B, H, Q, K) q·k·scale before soft-capping (Gemma 2), where the layer caps
 
 
 @dataclass(frozen=True)
@@ -75,74 +68,7 @@ class _QueryKeyCalls(list[QueryKeyCall]):
         return seen[1]
 
 
-class NotFinite(ValueError):
-    """A forward pass whose attention or next-token / masked-word logits are not finite numbers (NaN or infinity in
-    the model's weights, or numbers of its config that make them): one sentence, raised before any map of it is kept
-    or written and before any token is ranked from it."""
-
-    def __init__(self) -> None:
-        super().__init__(tr("the model computed attention or predictions that are not finite (NaN or infinity): its "
-                            "weights or its config hold numbers that break the computation, so attnviz shows, ranks "
-                            "and writes none of them"))
-
-
-def check_finite(*tensors: Tensor) -> None:
-    """Raise :class:`NotFinite` unless every number of ``tensors`` is finite. Read from each tensor's least and
-    greatest value (a NaN anywhere makes both NaN), so that no mask the size of a layer's maps is made."""
-    for tensor in tensors:
-        if tensor.numel() and not bool(torch.isfinite(torch.stack(torch.aminmax(tensor.detach()))).all()):
-            raise NotFinite()
-
-
-_calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
 _stores: ContextVar[_QueryKeyCalls | None] = ContextVar("attnviz_query_key_calls", default=None)
-_detached: ContextVar[bool] = ContextVar("attnviz_weights_detached", default=False)
-
-
-@contextmanager
-def weights_detached() -> Iterator[None]:
-    """Within the block, gradients do not flow through the attention weights of the forward passes run inside it
-    (Jain & Wallace 2019): the weights act as constants while the values still carry the gradient; the forward
-    values are unchanged."""
-    token = _detached.set(True)
-    try:
-        yield
-    finally:
-        _detached.reset(token)
-
-
-@contextmanager
-def recording() -> Iterator[list[AttentionCall]]:
-    """Collect every attention call of the forward passes run inside the block, in the order they ran
-    (blocks nest: an outer block sees the calls of the inner ones too)."""
-    calls: list[AttentionCall] = []
-    token = _calls.set((*_calls.get(), calls))
-    try:
-        yield calls
-    finally:
-        _calls.reset(token)
-
-
-class _Consumer(list[AttentionCall]):
-    """A listener that hands each call to a function and keeps nothing (a corpus pass's peak: one layer's maps)."""
-
-    def __init__(self, consume: Callable[[AttentionCall], None]):
-        super().__init__()
-        self._consume = consume
-
-    def append(self, call: AttentionCall) -> None:
-        self._consume(call)
-
-
-@contextmanager
-def consuming(consume: Callable[[AttentionCall], None]) -> Iterator[None]:
-    """Hand every attention call of the forward passes run inside the block to ``consume`` as it is made, layer
-    after layer, and keep none: the maps of a layer are freed before the next layer's are computed."""
-    token = _calls.set((*_calls.get(), _Consumer(consume)))
-    try:
-        yield
-    finally:
-        _calls.reset(token)
 
 
 @contextmanager
@@ -253,11 +179,11 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
         raw = raw + position_bias
     mask = None if attention_mask is None else attention_mask[..., : key.shape[-2]]
     weights, scores, raw_scores, sink = _softmax(raw, mask, softcap, s_aux, query.dtype)
-    dropped = nn.functional.dropout(weights.detach() if _detached.get() else weights, p=dropout,
+    dropped = nn.functional.dropout(weights.detach() if detaching() else weights, p=dropout,
                                     training=module.training)
     output = torch.matmul(dropped, value).transpose(1, 2).contiguous()
-    listening = _calls.get()
-    if listening:
+    blocks = listening()
+    if blocks:
         check_finite(weights)  # (rows of a NaN query, key or score: the maps of them are not kept)
         if attention_mask is not None:  # the mask's "minus infinity" is the dtype's lowest number, not -inf
             hidden = attention_mask[..., : key.shape[-2]] <= torch.finfo(attention_mask.dtype).min / 2
@@ -265,7 +191,7 @@ def attention(module: nn.Module, query: Tensor, key: Tensor, value: Tensor, atte
         call = AttentionCall(module, query.detach(), key.detach(), value.detach(), scores.detach(), weights.detach(),
                              None if sink is None else sink.detach(),
                              None if raw_scores is None else raw_scores.detach())
-        for calls in listening:
+        for calls in blocks:
             calls.append(call)
     return output, weights
 

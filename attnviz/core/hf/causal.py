@@ -74,6 +74,11 @@ class HFCausal(nn.Module):
         """The one causal self-attention of each block computes every kind (prompt, answer, source view)."""
         return list(self._attention)
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream (patching's grid), first layer first."""
+        blocks: Any = self.hf.get_submodule(self.architecture.modules.decoder_blocks)
+        return list(blocks)
+
     def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing as attnviz's decoder-only model offers it: src (B, S) right-padded prompts, valid lengths
         (B,), tgt_in (B, T) the answers after a first token that is not fed (no separator: the prompt's last position

@@ -30,10 +30,10 @@ from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.attention.layers import Chain, GateSource, Sink
+from attnviz.core.attention.layers import Chain, GateSource, HeadChange, Sink
 from attnviz.core.hf import compat
 from attnviz.core.hf.folder import Architecture
-from attnviz.core.hf.heads import gate_heads
+from attnviz.core.hf.heads import gate_heads, intervene_heads
 from attnviz.core.hf.variants import LayerVariant
 from attnviz.i18n import tr
 
@@ -103,6 +103,12 @@ class HFChain(ABC):
             raise GatesUnavailable(tr("heads of this model cannot be switched off (its attention modules have no "
                                       "gates)"))
         return gate_heads(self.module, self.record, gate)
+
+    def intervene_heads(self, change: HeadChange) -> list[RemovableHandle]:
+        """A hook handing the module's heads (B, Q, H, d) before its output projection to ``change`` (patching:
+        :mod:`attnviz.core.patching`); an encoder-only folder's at its attention module's output, the same values
+        (:func:`attnviz.core.hf.heads.intervene_heads`)."""
+        return intervene_heads(self.module, self.record, change)
 
     def inputs_of(self, keys: list[Tensor], values: list[Tensor], query_index: int) -> tuple[Tensor, Tensor]:
         """The key and value inputs (K, D) query ``query_index`` saw: cross-attention gets the whole source at every

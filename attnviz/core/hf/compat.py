@@ -249,6 +249,30 @@ def t5_buckets(attention: Any, distances: Any) -> Any:
                                                max_distance=attention.relative_attention_max_distance)
 
 
+ROPE_BASE, ROPE_PARAMETERS, ROPE_SCALING = "rope_theta", "rope_parameters", "rope_scaling"  # (config.json's keys)
+
+
+def rope_of_layer_type(config: Any, layer_type: str | None) -> tuple[float, str]:
+    """The RoPE base and type a layer of ``layer_type`` uses (``config``: config.json's mapping or a transformers
+    config): ``rope_parameters`` (keyed by layer type where the config keys it so: Gemma 3, ModernBERT), else the
+    legacy ``rope_theta`` / ``rope_scaling``; 10,000 and "default" where it names none."""
+    from collections.abc import Mapping
+
+    def get(key: str) -> Any:
+        return config.get(key) if isinstance(config, Mapping) else getattr(config, key, None)
+
+    parameters = get(ROPE_PARAMETERS) or {}
+    if isinstance(parameters, Mapping) and isinstance(parameters.get(layer_type), Mapping):
+        parameters = parameters[layer_type]
+    if not isinstance(parameters, Mapping):
+        parameters = {}
+    legacy = get(ROPE_SCALING)
+    base = parameters.get(ROPE_BASE, get(ROPE_BASE))
+    kind = parameters.get("rope_type") or (legacy.get("rope_type") if isinstance(legacy, Mapping) else None)
+    number = isinstance(base, int | float) and not isinstance(base, bool)
+    return (float(base) if number else 10000.0, str(kind or "default"))
+
+
 def rope_base(config: Any) -> float:
     """A rotary embedding's base θ (10,000 where the config names none)."""
     parameters = getattr(config, "rope_parameters", None) or {}

@@ -67,6 +67,11 @@ class HFEncoder(nn.Module):
         self._attention = [block.get_submodule(where.encoder_self) for block in blocks]
         self.variants = layer_variants(model.config, self.architecture)  # (what each layer's attention does)
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream (patching's grid), first layer first."""
+        blocks: Any = self.architecture.root(self.hf).get_submodule(self.architecture.modules.encoder_blocks or "")
+        return list(blocks)
+
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """Each layer's self-attention module (the model has no other kind)."""
         return list(self._attention) if kind is AttentionKind.ENCODER_SELF else []
@@ -91,6 +96,17 @@ class HFEncoder(nn.Module):
         if logits is not None:
             check_finite(logits)  # (no word is ranked from NaN)
         return Reading(weights, scores, logits)
+
+    def masked_logits(self, tokens: Tensor, segments: Tensor, position: int) -> Tensor:
+        """Whole sentences tokens (B, S), token type ids (B, S) (read where the model has more than one type) -> the
+        logits (B, V) at column ``position``, gradients flowing (patching, core/patching); ValueError for a bare
+        model (no masked-language-model head)."""
+        if not self.has_head:
+            raise ValueError(tr("this folder has no masked-language-model head: it names no word"))
+        inputs = {"input_ids": tokens, "attention_mask": torch.ones_like(tokens)}
+        if self.segment_count > 1:
+            inputs["token_type_ids"] = segments
+        return self.hf(**inputs).logits[:, position]
 
     @property
     def prompt_positions(self) -> int:

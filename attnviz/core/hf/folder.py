@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from attnviz.core.hf import compat
 from attnviz.core.hf.contents import check_contents
 from attnviz.core.hf.files import MAX_PARAMETERS, HFFolderError, cannot_read, check_every_file, member, read_json
 from attnviz.core.hf.files import weights as weight_files_of
@@ -529,8 +530,8 @@ def _check_sizes(config_file: Path, config: Mapping[str, Any], arch: Architectur
     return parameters
 
 
-POSITIVE_ROPE_KEYS = frozenset({"rope_theta", "factor"})  # a rotary base and a scaling factor: 0 or below makes NaN
-ROPE_SETTINGS = ("rope_parameters", "rope_scaling")  # (transformers 5's name, and the legacy one)
+POSITIVE_ROPE_KEYS = frozenset({compat.ROPE_BASE, "factor"})  # a rotary base and a scaling factor: ≤ 0 makes NaN
+ROPE_SETTINGS = (compat.ROPE_PARAMETERS, compat.ROPE_SCALING)  # (transformers 5's name, and the legacy one)
 EPSILON_KEYS = ("layer_norm_epsilon", "layer_norm_eps", "rms_norm_eps", "norm_eps")
 
 
@@ -540,7 +541,7 @@ def _check_numbers(config_file: Path, config: Mapping[str, Any]) -> None:
     not above 0 (at the top, in ``rope_parameters`` or the legacy ``rope_scaling``, per layer type too), a
     normalisation's epsilon below 0."""
     _check_finite(config_file, config)
-    ropes: list[tuple[str, Any]] = [("rope_theta", config.get("rope_theta"))]
+    ropes: list[tuple[str, Any]] = [(compat.ROPE_BASE, config.get(compat.ROPE_BASE))]
     for name in ROPE_SETTINGS:
         ropes += [(f"{name}.{key}" if key else name, value) for key, value in _numbers_in(config.get(name))]
     for key, value in ropes:

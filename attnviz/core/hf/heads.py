@@ -11,15 +11,13 @@ where the model's :class:`~attnviz.core.hf.folder.Architecture` record says (``p
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, cast
 
 from torch import Tensor, nn
 from torch.utils.hooks import RemovableHandle
 
+from attnviz.core.attention.layers import GateSource, HeadChange, gated
 from attnviz.core.hf.folder import Architecture
-
-GateSource = Callable[[], Tensor | None]  # the gate now: (H,), (B, H), or None (no gate)
 
 
 def output_projection(module: nn.Module, architecture: Architecture) -> nn.Module:
@@ -35,17 +33,31 @@ def head_count(module: nn.Module, architecture: Architecture) -> int:
     return width // int(getattr(module, architecture.projection.head_width))
 
 
+def intervene_heads(module: nn.Module, architecture: Architecture, change: HeadChange) -> list[RemovableHandle]:
+    """A hook handing the heads (B, Q, H, D) that the output projection of ``module`` reads to ``change`` and passing
+    on what it returns (None: the heads as they are). A record that names no output projection (BERT's, whose
+    projection lives outside its attention module): a forward hook on the module's first output, the heads side by
+    side (B, Q, H·D), the same values."""
+    if not architecture.projection.output:
+        width = int(getattr(module, architecture.projection.head_width))
+
+        def after(_module: nn.Module, _args: tuple[Any, ...], output: Any) -> Any:
+            x = output[0] if isinstance(output, tuple) else output  # (B, Q, H·D)
+            changed = change(x.unflatten(-1, (x.shape[-1] // width, width)))
+            if changed is None:
+                return None
+            return (changed.flatten(-2), *output[1:]) if isinstance(output, tuple) else changed.flatten(-2)
+        return [module.register_forward_hook(after)]
+    count = head_count(module, architecture)
+
+    def hook(_layer: nn.Module, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        x = args[0]  # (B, Q, H·D)
+        changed = change(x.unflatten(-1, (count, x.shape[-1] // count)))  # (B, Q, H, D)
+        return None if changed is None else (changed.flatten(-2), *args[1:])
+    return [output_projection(module, architecture).register_forward_pre_hook(hook)]
+
+
 def gate_heads(module: nn.Module, architecture: Architecture, gate: GateSource) -> list[RemovableHandle]:
     """A hook multiplying head h's output by ``gate()[..., h]`` ((H,) or (B, H)) before the output projection of
     ``module``; ``gate()`` None: the module runs as it is."""
-    heads = head_count(module, architecture)
-
-    def hook(_layer: nn.Module, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        g = gate()
-        if g is None:
-            return None
-        x = args[0]  # (B, Q, H·D)
-        split = x.unflatten(-1, (heads, x.shape[-1] // heads))  # (B, Q, H, D)
-        g = g.to(x.dtype) if g.dim() == 1 else g.to(x.dtype)[:, None, :]  # (H,) or (B, 1, H)
-        return ((split * g[..., None]).flatten(-2), *args[1:])
-    return [output_projection(module, architecture).register_forward_pre_hook(hook)]
+    return intervene_heads(module, architecture, gated(gate))

@@ -73,6 +73,12 @@ class HFEncoderDecoder(nn.Module):
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         return self._modules_of[kind]
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The encoder's blocks, whose outputs are the residual stream over the source positions (patching's
+        grid), first layer first."""
+        blocks: Any = self.hf.get_submodule(self.architecture.modules.encoder_blocks or "")
+        return list(blocks)
+
     def forward(self, src: Tensor, src_valid_lens: Tensor, tgt_in: Tensor) -> Tensor:
         """Teacher forcing: src (B, S) right-padded, valid lengths (B,), tgt_in (B, T) starting with the decoder's
         start token -> logits (B, T, V) (the importance of core/heads; padding after a target changes nothing

@@ -97,18 +97,10 @@ def band(variants: tuple[LayerVariant, ...], layer: int) -> tuple[int, bool] | N
 
 
 def _rotary(config: Any, layer_type: str | None) -> tuple[float | None, str]:
-    """The RoPE base and type a layer of ``layer_type`` uses: ``rope_parameters`` (per layer type where the config
-    keys it so: Gemma 3, ModernBERT), else the legacy ``rope_theta`` / ``rope_scaling``."""
-    parameters = _get(config, "rope_parameters") or {}
-    if isinstance(parameters, Mapping) and layer_type in parameters and isinstance(parameters[layer_type], Mapping):
-        parameters = parameters[layer_type]
-    if not isinstance(parameters, Mapping):
-        parameters = {}
-    base = parameters.get("rope_theta", _get(config, "rope_theta"))
-    scaling = parameters.get("rope_type") or (_get(config, "rope_scaling") or {}).get("rope_type") \
-        if isinstance(_get(config, "rope_scaling") or {}, Mapping) else parameters.get("rope_type")
-    return (float(base) if isinstance(base, int | float) and not isinstance(base, bool) else 10000.0,
-            str(scaling or "default"))
+    """The RoPE base and type a layer of ``layer_type`` uses (:func:`attnviz.core.hf.compat.rope_of_layer_type`)."""
+    from attnviz.core.hf import compat
+
+    return compat.rope_of_layer_type(config, layer_type)
 
 
 def layer_variants(config: Any, record: Architecture) -> tuple[LayerVariant, ...]:

@@ -176,6 +176,11 @@ class DecoderOnly(nn.Module):
         out, state, attention = self._run(x, state, visible_new, need_scores)
         return project(self.output, out), state, attention
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream (patching's grid reads the prompt's call of each: the
+        English positions), first layer first."""
+        return list(self.blocks)
+
     # -- the decoder interface (attnviz.core.models.translation) ------------------------------------------
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The module that computes ``kind`` in each layer: the one causal self-attention of each block

@@ -141,6 +141,10 @@ class EncoderOnly(nn.Module):
             raise ValueError(tr("an encoder-only model has no {kind}").format(kind=kind.label()))
         return [cast(EncoderBlock, block).attention for block in self.blocks]
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream (patching's grid), first layer first."""
+        return list(self.blocks)
+
     def embed(self, tokens: Tensor, segments: Tensor) -> Tensor:
         """tokens (B, S), segments (B, S) -> the first block's input (B, S, D)."""
         width = tokens.shape[1]
@@ -170,6 +174,14 @@ class EncoderOnly(nn.Module):
     def mlm_logits(self, hidden: Tensor, positions: Tensor) -> Tensor:
         """hidden (B, S, D) from :meth:`encode`, positions (B, P) columns to predict -> logits (B, P, V)."""
         return cast(Tensor, self.mlm(hidden, positions))
+
+    def masked_logits(self, tokens: Tensor, segments: Tensor, position: int) -> Tensor:
+        """Whole sentences tokens (B, S), segments (B, S) -> the logits (B, V) at column ``position`` (gradients
+        flow: patching's attribution estimate, core/patching)."""
+        valid = torch.full((tokens.shape[0],), tokens.shape[1], dtype=torch.long, device=tokens.device)
+        encoding = self.encode(tokens, segments, valid)
+        columns = torch.full((tokens.shape[0], 1), position, dtype=torch.long, device=tokens.device)
+        return self.mlm_logits(encoding.hidden, columns)[:, 0]
 
     def forward(self, tokens: Tensor, segments: Tensor, valid_lens: Tensor, positions: Tensor) -> Tensor:
         """Training: tokens, segments (B, S), valid_lens (B,), positions (B, P) -> MLM logits (B, P, V)."""

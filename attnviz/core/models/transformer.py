@@ -224,6 +224,11 @@ class Transformer(nn.Module):
         next_state = TransformerState(caches, state.src_valid_lens, state.offset + tokens.shape[1], state.padded)
         return project(self.output, x), next_state, TransformerStepAttention(self_atts, cross_atts)
 
+    def residual_blocks(self) -> list[nn.Module]:
+        """The blocks whose outputs are the residual stream over the source positions (patching's grid): the
+        encoder's, first layer first."""
+        return list(self.encoder_blocks)
+
     # -- the decoder interface (attnviz.core.models.translation) ------------------------------------------
     def attention_modules(self, kind: AttentionKind) -> list[nn.Module]:
         """The module that computes ``kind`` in each layer, first layer first."""

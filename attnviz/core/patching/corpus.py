@@ -1,0 +1,65 @@
+"""Patching over a corpus of pairs: each process of a job (``--processes``) patches its share of the pairs (pair i
+goes to process i mod N), the results are gathered in the pairs' order, and every process gets the same list — the
+numbers of one pair never depend on the others, so N processes give one process's numbers exactly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from attnviz.core.heads.distributed import Reducer
+from attnviz.core.heads.mask import HeadLayout
+from attnviz.core.models.compact import release_freed_memory
+from attnviz.core.patching.engine import PairPatching, Patcher
+from attnviz.core.patching.inputs import PreparedPair
+from attnviz.core.patching.pairs import MinimalPair
+
+Progress = Callable[[int, int], bool]  # (pairs done, pairs in all) -> False to cancel
+
+
+class PatchingCancelled(Exception):
+    """The progress callback asked to stop."""
+
+
+@dataclass(frozen=True)
+class PatchingRun:
+    """The pairs patched (in the order given) with each one's results and the target prefix fed before its step, and
+    the pairs left out with the reason (a translation model that writes the same for both sides and never the
+    answer)."""
+
+    layout: HeadLayout
+    pairs: tuple[MinimalPair, ...]
+    results: tuple[PairPatching, ...]
+    prefixes: tuple[tuple[str, ...], ...]
+    tokens: tuple[tuple[str, ...], ...]  # each patched pair's clean input as read (the residual grid's positions)
+    skipped: tuple[tuple[MinimalPair, str], ...]
+
+
+def patch_corpus(loaded: Any, pairs: Sequence[MinimalPair], device: torch.device | str = "cpu",
+                 progress: Progress | None = None, reducer: Reducer | None = None) -> PatchingRun:
+    """Every measure of :mod:`attnviz.core.patching.engine` for every pair this process takes, gathered
+    (PairsError for a pair that cannot be read; PatchingCancelled when ``progress`` says stop)."""
+    reducer = reducer or Reducer()
+    mine = [i for i in range(len(pairs)) if i % reducer.world == reducer.rank]
+    done: list[tuple[int, PairPatching, tuple[str, ...], tuple[str, ...]]] = []
+    with Patcher(loaded, device) as patcher:
+        prepared: list[PreparedPair] = patcher.reader.prepare([pairs[i] for i in mine])
+        kept = {id(p.pair): p for p in prepared}
+        skipped = [(i, reason) for i in mine for pair, reason in patcher.reader.skipped if pair is pairs[i]]
+        total = len(pairs)
+        for count, i in enumerate(mine, start=1):
+            one = kept.get(id(pairs[i]))
+            if one is not None:
+                done.append((i, patcher.patch_pair(one), one.prefix, one.tokens))
+                release_freed_memory()
+            if progress is not None and not progress(min(count * reducer.world, total), total):
+                raise PatchingCancelled
+        layout = patcher.layout
+    gathered = sorted((entry for part in reducer.gather(done) for entry in part), key=lambda entry: entry[0])
+    left_out = sorted((entry for part in reducer.gather(skipped) for entry in part), key=lambda entry: entry[0])
+    return PatchingRun(layout, tuple(pairs[i] for i, *_ in gathered), tuple(r for _, r, _, _ in gathered),
+                       tuple(p for _, _, p, _ in gathered), tuple(t for *_, t in gathered),
+                       tuple((pairs[i], reason) for i, reason in left_out))
