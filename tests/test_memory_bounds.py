@@ -1,0 +1,92 @@
+"""Memory that stays bounded, measured where it is spent: the peak resident memory of a child process (its
+``ru_maxrss`` as ``os.wait4`` reports it for that child alone), never a clock.
+
+The head atlas over decoded sentences keeps sums, never the sentences' maps: its peak must not grow with the number
+of sentences (``attnviz heads`` and the window's atlas over the session's sentences alike)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers")
+
+from tests.hf_folders import make_long_llama_folder
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = ["the", "house", "is", "big", "houses", "are", "i", "am", "at", "home", "he", "was", "there"]
+# One 448-token prompt of the folder's 2 layers × 32 heads records 2·32·450² cells of weights and scores, 104 MB (a few
+# times that with the pass's copies): two rows a batch (STATS_BATCH_BYTES). Before the atlas bounded its batches by
+# bytes, 12 prompts were one batch and took ~3 GB more than 4 did (the first two batches settle the allocator).
+GROWTH_ALLOWED = 64 * 1024**2
+
+
+@pytest.fixture(scope="module")
+def long_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_long_llama_folder(tmp_path_factory.mktemp("long") / "llama", heads=32, width=64)
+
+
+def prompts(path: Path, count: int) -> Path:
+    """``count`` distinct 600-word prompts (each cut to the folder's 448 tokens), one a line."""
+    lines = [" ".join(random.Random(i).choices(WORDS, k=600)) for i in range(count)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def peak_rss(args: list[str], folder: Path) -> tuple[int, int, str]:
+    """Run ``python args`` in a child process: (its peak resident memory in bytes, its exit status, its stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    with open(folder / "stdout", "wb") as out, open(folder / "stderr", "wb") as err:
+        child = subprocess.Popen([sys.executable, *args], stdout=out, stderr=err, env=env, cwd=folder)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss * 1024, child.returncode, (folder / "stderr").read_text(encoding="utf-8")
+
+
+def test_heads_over_decoded_long_prompts_keeps_its_peak_whatever_the_number_of_sentences(long_llama, tmp_path):
+    peaks = {}
+    for count in (4, 12):
+        where = tmp_path / str(count)
+        where.mkdir()
+        data = prompts(where / "prompts.txt", count)
+        peaks[count], code, stderr = peak_rss(
+            ["-m", "attnviz", "heads", "--checkpoint", str(long_llama), "--data", str(data),
+             "--out", str(where / "out"), "--no-pruning", "--format", "csv"], where)
+        assert code == 0, stderr
+        assert f"over {count} sentences" in (where / "stdout").read_text(encoding="utf-8")
+        assert (where / "out" / "heads.csv").is_file()
+    assert peaks[12] - peaks[4] < GROWTH_ALLOWED, f"{peaks[4] / 1e6:.0f} MB → {peaks[12] / 1e6:.0f} MB"
+
+
+def test_the_windows_atlas_of_the_sessions_long_sentences_keeps_its_peak(long_llama, tmp_path):
+    """The session's atlas job (what the Heads dock runs over the sentences decoded so far), Qt-free and inline."""
+    peaks = {}
+    for count in (4, 12):
+        where = tmp_path / str(count)
+        where.mkdir()
+        data = prompts(where / "prompts.txt", count)
+        script = textwrap.dedent(f"""
+            from attnviz.session import InlineRunner, Session
+            errors = []
+
+            class Listener:
+                def state_changed(self, old, new): pass
+                def error(self, message): errors.append(message)
+
+            session = Session(Listener(), InlineRunner(), device="cpu")
+            session.load({str(long_llama)!r})
+            sentences = open({str(data)!r}, encoding="utf-8").read().splitlines()
+            session.compute_atlas(sentences=sentences)
+            assert not errors, errors
+            print("atlas over", session.state.atlas.sentences, "sentences")
+            """)
+        peaks[count], code, stderr = peak_rss(["-c", script], where)
+        assert code == 0, stderr
+        assert (where / "stdout").read_text(encoding="utf-8").strip() == f"atlas over {count} sentences"
+    assert peaks[12] - peaks[4] < GROWTH_ALLOWED, f"{peaks[4] / 1e6:.0f} MB → {peaks[12] / 1e6:.0f} MB"
