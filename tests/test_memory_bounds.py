@@ -90,3 +90,37 @@ def test_the_windows_atlas_of_the_sessions_long_sentences_keeps_its_peak(long_ll
         assert code == 0, stderr
         assert (where / "stdout").read_text(encoding="utf-8").strip() == f"atlas over {count} sentences"
     assert peaks[12] - peaks[4] < GROWTH_ALLOWED, f"{peaks[4] / 1e6:.0f} MB → {peaks[12] / 1e6:.0f} MB"
+
+
+def test_head_norms_of_heads_wider_than_the_model_equal_the_direct_product() -> None:
+    import torch
+
+    from attnviz.core.heads.value_norms import head_grams
+
+    torch.manual_seed(0)
+    for width, head_width in ((32, 256), (256, 32)):  # (wider heads keep W_O^h; narrower ones its Gram matrix)
+        output = torch.randn(4 * head_width, width)  # W_O with the heads' inputs as rows (H·D, E)
+        values = torch.randn(3, 4, 5, head_width)  # (B, H, K, D)
+        made = head_grams(output, 4)
+        assert made.gram == (head_width <= width) and made.matrix.numel() == 4 * head_width * min(width, head_width)
+        direct = torch.einsum("bhkd,hde->bhke", values, output.unflatten(0, (4, head_width))).norm(dim=-1)
+        torch.testing.assert_close(made.norms(values), direct, rtol=1e-4, atol=1e-4)
+
+
+def test_heads_over_documents_takes_no_more_memory_for_heads_wider_than_the_model(tmp_path):
+    """A head's width beyond the model's (``head_dim`` 2,048 over a width of 32: 2 MB of weights a layer more) costs
+    its weights, not D² per head and row (G (B, H, D, D) broadcast: 1.3 GB for 10 documents before)."""
+    data = tmp_path / "documents.txt"
+    data.write_text("".join(" ".join(random.Random(i).choices(WORDS, k=8)) + "\n" for i in range(10)),
+                    encoding="utf-8")
+    peaks = {}
+    for head_width in (8, 2048):
+        where = tmp_path / str(head_width)
+        where.mkdir()
+        folder = make_long_llama_folder(where / "llama", heads=4, width=32, head_dim=head_width, new_tokens=None)
+        peaks[head_width], code, stderr = peak_rss(
+            ["-m", "attnviz", "heads", "--documents", "--checkpoint", str(folder), "--data", str(data),
+             "--out", str(where / "out"), "--format", "csv"], where)
+        assert code == 0, stderr
+        assert "over 10 documents" in (where / "stdout").read_text(encoding="utf-8")
+    assert peaks[2048] - peaks[8] < GROWTH_ALLOWED, f"{peaks[8] / 1e6:.0f} MB → {peaks[2048] / 1e6:.0f} MB"
