@@ -124,3 +124,64 @@ def test_heads_over_documents_takes_no_more_memory_for_heads_wider_than_the_mode
         assert code == 0, stderr
         assert "over 10 documents" in (where / "stdout").read_text(encoding="utf-8")
     assert peaks[2048] - peaks[8] < GROWTH_ALLOWED, f"{peaks[8] / 1e6:.0f} MB → {peaks[2048] / 1e6:.0f} MB"
+
+
+@pytest.fixture(scope="module")
+def wide_llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Heads 2,048 wide over a model 32 wide (2 layers, 4 query heads over 2 key/value heads): 5 MB of weights whose
+    forward pass over 600 tokens makes 10 MB of queries a layer."""
+    return make_long_llama_folder(tmp_path_factory.mktemp("wide") / "llama", heads=4, width=32, head_dim=2048,
+                                  new_tokens=None)
+
+
+def test_a_storing_pass_stays_under_the_bound_it_was_let_through_by(wide_llama, tmp_path):
+    """The bound is set to what the check computes from the config for this input, the tightest it lets through; the
+    pass's growth of resident memory (its store and every buffer beside it) stays under it, and is more than the store
+    alone (what was checked before: the store 59 MB, the pass ~3 times that)."""
+    text = " ".join(random.Random(0).choices(WORDS, k=600))
+    script = textwrap.dedent(f"""
+        import resource
+        from attnviz.core import limits
+        from attnviz.core.attention.kind import AttentionKind
+        from attnviz.core.decoding import long_prompt
+        from attnviz.core.hf.load import load_hf_folder
+
+        loaded = load_hf_folder({str(wide_llama)!r})
+        read = long_prompt.read_long_input(loaded, {text!r}, None, "cpu")
+        limits.MAX_QUERY_KEY_BYTES = long_prompt.pass_bytes(loaded, read)
+        page = resource.getpagesize()
+        before = int(open("/proc/self/statm").read().split()[1]) * page  # resident now
+        store = long_prompt.query_keys(loaded, read)[AttentionKind.ENCODER_SELF]
+        store.map(1, 3)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        print(len(read.ids), store.nbytes, peak - before, limits.MAX_QUERY_KEY_BYTES)
+        """)
+    _, code, stderr = peak_rss(["-c", script], tmp_path)
+    assert code == 0, stderr
+    tokens, store, growth, bound = (int(n) for n in (tmp_path / "stdout").read_text(encoding="utf-8").split())
+    assert tokens > 448 and store < growth <= bound, f"store {store / 1e6:.0f} MB, pass {growth / 1e6:.0f} MB, " \
+                                                     f"bound {bound / 1e6:.0f} MB"
+
+
+def test_a_pass_whose_buffers_pass_the_bound_is_refused_though_its_store_fits(wide_llama, tmp_path, monkeypatch,
+                                                                             capsys):
+    from attnviz.core import limits
+    from attnviz.core.decoding import long_prompt
+    from attnviz.core.hf.load import load_hf_folder
+    from tests.helpers import run_cli
+
+    text = " ".join(random.Random(0).choices(WORDS, k=600))
+    loaded = load_hf_folder(wide_llama)
+    read = long_prompt.read_long_input(loaded, text, None, "cpu")
+    store, needed = long_prompt.query_key_bytes(loaded, read), long_prompt.pass_bytes(loaded, read)
+    monkeypatch.setattr(limits, "MAX_QUERY_KEY_BYTES", (store + needed) // 2)  # (the store alone would fit)
+    code, out, err = run_cli(capsys, "export", "--checkpoint", str(wide_llama), "--text", text, "--prompt-map",
+                             "--out", str(tmp_path / "out"))
+    assert code == 2 and not out and not (tmp_path / "out").exists()
+    assert err.strip().splitlines() == [f"attnviz: error: reading {len(read.ids):,} tokens while keeping their "
+                                        f"queries and keys would take {needed / 1024**3:.1f} GB at its peak (attnviz "
+                                        f"allows {(store + needed) // 2 / 1024**3:.0f} GB): give a shorter prompt"]
+    code, out, err = run_cli(capsys, "export", "--checkpoint", str(wide_llama), "--text", text[:400], "--prompt-map",
+                             "--out", str(tmp_path / "short"), "--format", "csv")
+    assert code == 0, err
+    assert "attnviz export: reading" in err and "100 % (2 of 2 attention layers)" in err  # (progress as it reads)

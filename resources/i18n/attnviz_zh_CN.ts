@@ -245,7 +245,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="395"/>
+        <location filename="../../attnviz/commands/export.py" line="401"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -276,7 +276,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="355"/>
+        <location filename="../../attnviz/commands/export.py" line="361"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -321,7 +321,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="340"/>
+        <location filename="../../attnviz/commands/export.py" line="346"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -361,7 +361,7 @@
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="353"/>
+        <location filename="../../attnviz/commands/export.py" line="359"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -371,12 +371,12 @@
         <translation>--kind enc-self 不随步骤变化：--flipbook 展示 cross 或 dec-self</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="246"/>
+        <location filename="../../attnviz/commands/export.py" line="247"/>
         <source>--kind {kind} reads a target: give the translation with --target</source>
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="385"/>
+        <location filename="../../attnviz/commands/export.py" line="391"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -452,7 +452,7 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="234"/>
+        <location filename="../../attnviz/commands/export.py" line="235"/>
         <source>--prompt-map computes the maps of a Hugging Face decoder-only, encoder-only or encoder–decoder model on demand; {checkpoint} is a {kind} model</source>
         <translation>--prompt-map 按需计算 Hugging Face 仅解码器、仅编码器或编码器－解码器模型的图；{checkpoint} 是 {kind} 模型</translation>
     </message>
@@ -462,7 +462,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="359"/>
+        <location filename="../../attnviz/commands/export.py" line="365"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -498,12 +498,12 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="309"/>
+        <location filename="../../attnviz/commands/export.py" line="315"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="295"/>
+        <location filename="../../attnviz/commands/export.py" line="301"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
     </message>
@@ -523,7 +523,7 @@
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="347"/>
+        <location filename="../../attnviz/commands/export.py" line="353"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -539,7 +539,7 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="248"/>
+        <location filename="../../attnviz/commands/export.py" line="249"/>
         <source>--target is read by the decoder: add --kind dec-self or --kind cross</source>
         <translation>--target 由解码器读取：请加上 --kind dec-self 或 --kind cross</translation>
     </message>
@@ -595,7 +595,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="160"/>
-        <location filename="../../attnviz/commands/export.py" line="250"/>
+        <location filename="../../attnviz/commands/export.py" line="251"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -605,12 +605,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="343"/>
+        <location filename="../../attnviz/commands/export.py" line="349"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="443"/>
+        <location filename="../../attnviz/commands/export.py" line="449"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -938,7 +938,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="401"/>
+        <location filename="../../attnviz/commands/export.py" line="407"/>
         <location filename="../../attnviz/figures/attention.py" line="183"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1083,6 +1083,11 @@
         <location filename="../../attnviz/gui/panels/train.py" line="135"/>
         <source>Attention heads per layer (Transformer models); they must divide the width</source>
         <translation>每层的注意力头数（Transformer 模型）；宽度必须能被头数整除</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="269"/>
+        <source>attention layers</source>
+        <translation>个注意力层</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="506"/>
@@ -1292,7 +1297,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="461"/>
+        <location filename="../../attnviz/commands/export.py" line="467"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1315,8 +1320,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="422"/>
-        <location filename="../../attnviz/commands/export.py" line="479"/>
+        <location filename="../../attnviz/commands/export.py" line="428"/>
+        <location filename="../../attnviz/commands/export.py" line="485"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1821,6 +1826,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/figures.py" line="61"/>
         <source>computing the figures</source>
         <translation>正在计算图</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="272"/>
+        <source>computing the map</source>
+        <translation>正在计算注意力图</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/decoding.py" line="309"/>
@@ -3265,7 +3275,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="401"/>
+        <location filename="../../attnviz/commands/export.py" line="407"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="74"/>
         <source>layer {layer} · head {head}</source>
@@ -3550,7 +3560,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="42"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="43"/>
         <source>maps on demand are for Hugging Face decoder-only, encoder-only and encoder–decoder folders; {name} is a {kind} model</source>
         <translation>按需计算的图适用于 Hugging Face 仅解码器、仅编码器和编码器－解码器文件夹；{name} 是 {kind} 模型</translation>
     </message>
@@ -4138,7 +4148,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="212"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="210"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4355,7 +4365,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="201"/>
-        <location filename="../../attnviz/core/hf/documents.py" line="219"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="217"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -5006,6 +5016,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/images.py" line="87"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="270"/>
+        <source>reading {tokens:,} tokens</source>
+        <translation>正在读取 {tokens:,} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="149"/>
+        <source>reading {tokens:,} tokens while keeping their queries and keys would take {gb:.1f} GB at its peak (attnviz allows {most:.0f} GB): give a shorter prompt</source>
+        <translation>读取 {tokens:,} 个词元并保留其查询和键，峰值将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/compat.py" line="44"/>
@@ -6517,11 +6537,6 @@ Install them with:  sudo apt-get install {packages}
         <translation>未安装 Python 包 {name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="119"/>
-        <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
-        <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/core/columns.py" line="192"/>
         <source>the query rows averaged: those of the bin that could see such a key, over every document or decoded sentence (`attnviz explain`: one row per explained step)</source>
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
@@ -6662,7 +6677,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少系统库 {library}（Debian 或 Ubuntu 上：apt-get install {package}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="99"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="100"/>
         <source>the target is {count:,} tokens long with the decoder's start token; this model reads at most {most:,}</source>
         <translation>加上解码器的起始词元，目标长 {count:,} 个词元；此模型最多读取 {most:,} 个</translation>
     </message>
@@ -7619,8 +7634,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="206"/>
-        <location filename="../../attnviz/commands/export.py" line="285"/>
-        <location filename="../../attnviz/commands/export.py" line="363"/>
+        <location filename="../../attnviz/commands/export.py" line="291"/>
+        <location filename="../../attnviz/commands/export.py" line="369"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -7745,7 +7760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="446"/>
+        <location filename="../../attnviz/commands/export.py" line="452"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -7882,7 +7897,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="415"/>
+        <location filename="../../attnviz/commands/export.py" line="421"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -8100,7 +8115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（{kind}）：{statistic}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="47"/>
         <location filename="../../attnviz/core/hf/seq2seq.py" line="131"/>
         <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
         <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
@@ -8390,7 +8405,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="225"/>
+        <location filename="../../attnviz/commands/export.py" line="226"/>
         <source>{option} does not go with --prompt-map (one map of a prompt, computed on demand)</source>
         <translation>{option} 不能与 --prompt-map 同用（它按需计算提示的一张图）</translation>
     </message>
@@ -8405,7 +8420,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="440"/>
+        <location filename="../../attnviz/commands/export.py" line="446"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -8415,7 +8430,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="242"/>
+        <location filename="../../attnviz/commands/export.py" line="243"/>
         <source>{option} is for an encoder–decoder folder's --prompt-map; {checkpoint} has one self-attention</source>
         <translation>{option} 用于编码器－解码器文件夹的 --prompt-map；{checkpoint} 只有一种自注意力</translation>
     </message>
@@ -8430,17 +8445,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="258"/>
+        <location filename="../../attnviz/commands/export.py" line="259"/>
         <source>{option} {number}: this model has {most} (counted from 1)</source>
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="390"/>
+        <location filename="../../attnviz/commands/export.py" line="396"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="388"/>
+        <location filename="../../attnviz/commands/export.py" line="394"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -8576,7 +8591,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="104"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="105"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -9303,7 +9318,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="315"/>
+        <location filename="../../attnviz/commands/export.py" line="321"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -9343,12 +9358,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="300"/>
+        <location filename="../../attnviz/commands/export.py" line="306"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="139"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="143"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
@@ -9358,7 +9373,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="469"/>
+        <location filename="../../attnviz/commands/export.py" line="475"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>

@@ -72,6 +72,7 @@ class _QueryKeyCalls(list[QueryKeyCall]):
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
 _stores: ContextVar[_QueryKeyCalls | None] = ContextVar("attnviz_query_key_calls", default=None)
 _detached: ContextVar[bool] = ContextVar("attnviz_weights_detached", default=False)
+_stored_layer: ContextVar[Callable[[int], object] | None] = ContextVar("attnviz_stored_layer", default=None)
 
 
 @contextmanager
@@ -121,6 +122,17 @@ def consuming(consume: Callable[[AttentionCall], None]) -> Iterator[None]:
 
 
 @contextmanager
+def layers_stored(done: Callable[[int], object]) -> Iterator[None]:
+    """Within the block, ``done(n)`` is called as each attention call of a :func:`storing` pass has been kept and its
+    output computed (n: the calls kept so far in that pass): the progress of a pass that takes minutes."""
+    token = _stored_layer.set(done)
+    try:
+        yield
+    finally:
+        _stored_layer.reset(token)
+
+
+@contextmanager
 def storing() -> Iterator[list[QueryKeyCall]]:
     """Collect each attention call's queries, keys, scale and mask (:class:`QueryKeyCall`) of the forward passes run
     inside the block, and no map: the layers' outputs come from ``scaled_dot_product_attention``, so no (B, H, Q, K)
@@ -144,16 +156,20 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
     calls.append(QueryKeyCall(module, query.detach(), key.detach(), scaling, hidden))
     # With a mask, scaled_dot_product_attention on the CPU makes the whole (B, H, Q, K) score matrix (8.6 GB for 32
     # heads over 8,192 tokens): the output is computed a tile of query rows at a time, its scores ≤ STORED_TILE_VALUES.
+    # Each tile is written into the output in the layout the layer returns (B, Q, H, D): no list of tiles joined, no
+    # transposed copy (a head 4,096 wide over 8,192 tokens: each copy 134 MB a head).
     rows = max(1, STORED_TILE_VALUES // max(1, query.shape[0] * query.shape[1] * key.shape[-2]))
-    tiles = []
-    for begin in range(0, query.shape[-2], rows):
+    batch, heads, queries, _ = query.shape
+    output = query.new_empty((batch, queries, heads, value.shape[-1]))  # (B, Q, H, D)
+    for begin in range(0, queries, rows):
         tile = slice(begin, begin + rows)
         tile_mask = None if mask is None else mask[..., tile, :] if mask.shape[-2] > 1 else mask
-        tiles.append(nn.functional.scaled_dot_product_attention(
+        output[:, tile] = nn.functional.scaled_dot_product_attention(
             query[..., tile, :], key, value, attn_mask=tile_mask, scale=scaling,
-            enable_gqa=key.shape[1] != query.shape[1]))  # (B, H, rows, D)
-    output = tiles[0] if len(tiles) == 1 else torch.cat(tiles, dim=-2)  # (B, H, Q, D)
-    return output.transpose(1, 2).contiguous(), None
+            enable_gqa=key.shape[1] != query.shape[1]).transpose(1, 2)  # (B, rows, H, D)
+    if (done := _stored_layer.get()) is not None:
+        done(len(calls))
+    return output, None
 
 
 def repeated(heads: Tensor, times: int) -> Tensor:
