@@ -34,6 +34,7 @@ TABLE = {
     "document_sums.py": "| statistics and sinks summed | forward pass + sums, s | ratio |",
     "hf_corpus.py": "| command | whole process, s | work, s | sentences/s (work) | peak RSS, MB |",
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
+    "hostile_memory.py": "| case | peak RSS, MB | wall, s | exit | last line |",
     "image_redraw.py": "| what | median | min | max | images |",
     "long_input.py": "longest event-loop gap over the run",
     "long_window.py": "| tokens | maps on demand | opened, first map painted |",
