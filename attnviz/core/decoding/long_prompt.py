@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.attention.on_demand import QueryKeyStore
+from attnviz.core.attention.on_demand import STORED_TILE_VALUES, QueryKeyStore, layers_stored
 from attnviz.core.limits import MAX_PROMPT_MAP_TOKENS
 from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.results import EncodedSource, OnDemandMaps
@@ -131,9 +131,7 @@ def pass_bytes(loaded: LoadedModel, read: LongInput) -> int:
     """The bytes the storing pass over ``read`` holds at its peak, from the config and the lengths alone: the store
     (:func:`query_key_bytes`), LAYER_COPIES times one attention call's share of it (that call's activations), the
     model's additive mask and the one map then computed (float32: 8 bytes a cell of the longest side squared) and a
-    tile of scores (:data:`~attnviz.core.hf.attention.STORED_TILE_VALUES` floats)."""
-    from attnviz.core.hf.attention import STORED_TILE_VALUES
-
+    tile of scores (:data:`~attnviz.core.attention.on_demand.STORED_TILE_VALUES` floats)."""
     store = query_key_bytes(loaded, read)
     longest = max(len(read.ids), len(read.target_ids))
     return store + LAYER_COPIES * store // max(1, attention_calls(loaded, read)) + 8 * longest**2 \
@@ -160,8 +158,6 @@ def query_keys(loaded: LoadedModel, read: LongInput, device: torch.device | str 
     DECODER_SELF, CROSS). progress(done, total): after each attention call of the pass. ValueError in one
     sentence."""
     from contextlib import nullcontext
-
-    from attnviz.core.hf.attention import layers_stored
 
     check_query_key_bytes(loaded, read)
     total = attention_calls(loaded, read)

@@ -23,8 +23,9 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
+from attnviz.core.attention.on_demand import STORED_TILE_VALUES, stored_layer_listener
+
 IMPLEMENTATION = "attnviz"
-STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,6 @@ class _QueryKeyCalls(list[QueryKeyCall]):
 _calls: ContextVar[tuple[list[AttentionCall], ...]] = ContextVar("attnviz_attention_calls", default=())
 _stores: ContextVar[_QueryKeyCalls | None] = ContextVar("attnviz_query_key_calls", default=None)
 _detached: ContextVar[bool] = ContextVar("attnviz_weights_detached", default=False)
-_stored_layer: ContextVar[Callable[[int], object] | None] = ContextVar("attnviz_stored_layer", default=None)
 
 
 @contextmanager
@@ -122,17 +122,6 @@ def consuming(consume: Callable[[AttentionCall], None]) -> Iterator[None]:
 
 
 @contextmanager
-def layers_stored(done: Callable[[int], object]) -> Iterator[None]:
-    """Within the block, ``done(n)`` is called as each attention call of a :func:`storing` pass has been kept and its
-    output computed (n: the calls kept so far in that pass): the progress of a pass that takes minutes."""
-    token = _stored_layer.set(done)
-    try:
-        yield
-    finally:
-        _stored_layer.reset(token)
-
-
-@contextmanager
 def storing() -> Iterator[list[QueryKeyCall]]:
     """Collect each attention call's queries, keys, scale and mask (:class:`QueryKeyCall`) of the forward passes run
     inside the block, and no map: the layers' outputs come from ``scaled_dot_product_attention``, so no (B, H, Q, K)
@@ -167,7 +156,7 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
         output[:, tile] = nn.functional.scaled_dot_product_attention(
             query[..., tile, :], key, value, attn_mask=tile_mask, scale=scaling,
             enable_gqa=key.shape[1] != query.shape[1]).transpose(1, 2)  # (B, rows, H, D)
-    if (done := _stored_layer.get()) is not None:
+    if (done := stored_layer_listener()) is not None:
         done(len(calls))
     return output, None
 
