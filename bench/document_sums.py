@@ -55,8 +55,7 @@ def host_sums(loaded: Any, documents: Any) -> tuple[Any, Any]:
     def consume(call: AttentionCall) -> None:
         layer = layer_of[id(call.module)]
         host = call.weights.float().cpu().numpy()  # (B, H, P, P)
-        v = call.value.float()
-        norms = (torch.matmul(v, grams[layer]) * v).sum(-1).clamp(min=0).sqrt().cpu().numpy()  # (B, H, P)
+        norms = grams[layer].norms(call.value).cpu().numpy()  # (B, H, P)
         for b, doc in enumerate(docs):
             n = len(doc)
             keys, classes = infos[b]

@@ -132,3 +132,24 @@ def make_long_marian_folder(folder: Path, positions: int = 1024, seed: int = 5) 
         pad_token_id=0, eos_token_id=1, decoder_start_token_id=0, forced_eos_token_id=None)).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def make_long_llama_folder(folder: Path, positions: int = 1024, heads: int = 16, layers: int = 2, width: int = 32,
+                           head_dim: int | None = None, new_tokens: int | None = 2, seed: int = 7) -> Path:
+    """A Llama folder with ``positions`` positions (1,024: prompts cut to 448 tokens), ``heads`` query heads over a
+    quarter as many key/value heads, ``layers`` layers of width ``width`` (``head_dim``: each head's width, the
+    config's own; default width / heads) and a generation config that writes ``new_tokens`` tokens at most: many
+    maps per row from a model of a few hundred kB (a long prompt's memory shows, its decoding takes seconds)."""
+    import transformers
+
+    tokenizer = _byte_level_tokenizer()
+    torch.manual_seed(seed)
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(
+        vocab_size=len(tokenizer), hidden_size=width, num_hidden_layers=layers, num_attention_heads=heads,
+        num_key_value_heads=max(1, heads // 4), intermediate_size=2 * width, max_position_embeddings=positions,
+        head_dim=head_dim or width // heads, bos_token_id=0, eos_token_id=0, pad_token_id=0))
+    if new_tokens is not None:
+        model.generation_config.max_new_tokens = new_tokens
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

@@ -36,6 +36,7 @@ TABLE = {
     "hf_models.py": "| model | parameters | open (first: imports transformers) |",
     "hostile_inputs.py": "| case | peak resident memory, MB | seconds | exit code | last line on stderr |",
     "image_gaps.py": "| file | bytes | time until drawn or refused | longest event-loop gap | what the user reads |",
+    "hostile_memory.py": "| case | peak RSS, MB | wall, s | exit | last line |",
     "image_redraw.py": "| what | median | min | max | images |",
     "long_input.py": "longest event-loop gap over the run",
     "long_window.py": "| tokens | maps on demand | opened, first map painted |",

@@ -226,6 +226,28 @@ def test_every_process_takes_whole_batches_and_together_they_take_all() -> None:
     assert taken == list(range(500))
 
 
+
+def test_batches_of_long_sentences_stop_at_the_byte_budget_and_each_sentence_is_taken_once() -> None:
+    lengths = [10, 400, 20, 400, 400, 30, 400, 400]
+    batches = plan_batches(lengths, beam_size=2, rows=64, row_bytes=lambda tokens: tokens * 100, budget=200_000)
+    assert batches == [[0, 2, 5], [1, 3], [4, 6], [7]]  # rows × 2 beams × 100 B × the longest ≤ 200,000
+    assert plan_batches([5000], 1, row_bytes=lambda tokens: tokens, budget=10) == [[0]]  # too big alone: alone
+
+
+def test_the_importance_passes_of_long_sources_stop_at_the_byte_budget() -> None:
+    from attnviz.core.heads.atlas import STATS_BATCH_BYTES, passes, row_attention_bytes
+    from attnviz.core.text import SourceWords
+
+    layout = HeadLayout((KindShape(AttentionKind.DECODER_SELF, 8, 8), KindShape(AttentionKind.CROSS, 8, 8)))
+    assert row_attention_bytes(layout, 448, 64) == 8 * 128 * 512**2  # every head, (S + T)² cells, 8 B a cell
+    long, short = SourceWords(tuple(["w"] * 448), (), None), SourceWords(tuple(["w"] * 20), (), None)
+    pairs = [(long, ["a", "b"]) for _ in range(3)] + [(short, ["a"] * 5) for _ in range(4)]
+    chosen = passes(pairs, lambda s, t: row_attention_bytes(layout, s, t))
+    assert row_attention_bytes(layout, 448, 3) <= STATS_BATCH_BYTES < 2 * row_attention_bytes(layout, 448, 3)
+    assert [len(c) for c in chosen] == [1, 1, 1, 4]  # a 448-token pair alone (208 MB); the short ones together
+    assert [len(c) for c in passes(pairs)] == [7]  # (counted by target positions alone: one pass)
+
+
 # -- HeadMask ----------------------------------------------------------------------------------------------------
 
 LAYOUT = HeadLayout((KindShape(AttentionKind.ENCODER_SELF, 3, 4), KindShape(AttentionKind.CROSS, 3, 4)))

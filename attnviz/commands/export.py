@@ -216,7 +216,8 @@ def _export_prompt_map(args: argparse.Namespace) -> int:
     prompt's or an encoder-only sentence's self-attention, an encoder–decoder's encoder self-attention or, with
     --target read by teacher forcing, its decoder self-attention or cross-attention (--kind). No other map is made, so
     the text is read up to the model's positions (up to MAX_PROMPT_MAP_TOKENS), not the decoding limit; what it may
-    allocate is the store, checked against MAX_QUERY_KEY_BYTES before the forward pass (core/limits.py says why)."""
+    allocate is the store and the pass's buffers beside it, checked against MAX_QUERY_KEY_BYTES before the forward pass
+    (core/limits.py, core/decoding/long_prompt.py ``pass_bytes``); progress on stderr as each layer is read."""
     from attnviz.core.attention.kind import AttentionKind
     from attnviz.core.decoding.long_prompt import on_demand_refusal
 
@@ -281,10 +282,10 @@ def _write_prompt_map(args: argparse.Namespace, loaded, device, formats: list[st
     read = read_long_input(loaded, args.text, target, device)
     warn_about_source(read, longest_prompt(loaded))
     gated = masked_heads(loaded.model, mask) if mask else contextlib.nullcontext()
-    with Heartbeat("attnviz export") as progress, gated:
-        progress.stage(tr("reading {count:,} tokens in one forward pass").format(
-            count=len(read.ids) + len(read.target_ids)))
-        store = query_keys(loaded, read, device)[kind]  # (refused before the forward pass above MAX_QUERY_KEY_BYTES)
+    with Heartbeat("attnviz export", unit=tr("attention layers")) as progress, gated:  # (minutes: a wide model's)
+        progress.stage(tr("reading {tokens:,} tokens").format(tokens=len(read.ids) + len(read.target_ids)))
+        store = query_keys(loaded, read, device, progress)[kind]  # (refused before the pass above MAX_QUERY_KEY_BYTES)
+        progress.stage(tr("computing the map"))
         values = store.map(layer, head, scores=args.scores)  # (Q, K)
     rows = read.target_tokens if kind is not AttentionKind.ENCODER_SELF else read.tokens
     cols = read.tokens if kind is not AttentionKind.DECODER_SELF else read.target_tokens

@@ -72,6 +72,9 @@ MAX_ATTENTION_BYTES = 1024**3  # the attention maps one sentence's decoding reco
 # target each —, MAX_QUERY_KEY_BYTES the store, an encoder–decoder's three kinds together (a 16-layer, 16-head Llama
 # shape over 4 key/value heads keeps 352 MB at 4,096 tokens; BERT-base's shape 151 MB at 2,048; the folder checks
 # bound L, H, D, so a hostile config's heads or positions are refused there or here, before the forward pass).
+# MAX_QUERY_KEY_BYTES bounds the whole pass, not the store alone: the store and, beside it, one layer's activations
+# (queries, keys, values, rotary temporaries, output), the additive mask, a scores tile and the map
+# (core/decoding/long_prompt.py ``pass_bytes``: a head_dim of 8,000 over 8,192 tokens, its store 3.1 GB, is refused).
 MAX_PROMPT_MAP_TOKENS = 8192
 MAX_QUERY_KEY_BYTES = 4 * 1024**3
 

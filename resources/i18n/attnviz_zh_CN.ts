@@ -250,7 +250,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="462"/>
+        <location filename="../../attnviz/commands/export.py" line="463"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -281,7 +281,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="422"/>
+        <location filename="../../attnviz/commands/export.py" line="423"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -331,7 +331,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="407"/>
+        <location filename="../../attnviz/commands/export.py" line="408"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -371,7 +371,7 @@
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="420"/>
+        <location filename="../../attnviz/commands/export.py" line="421"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -381,12 +381,12 @@
         <translation>--kind enc-self 不随步骤变化：--flipbook 展示 cross 或 dec-self</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="246"/>
+        <location filename="../../attnviz/commands/export.py" line="247"/>
         <source>--kind {kind} reads a target: give the translation with --target</source>
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="452"/>
+        <location filename="../../attnviz/commands/export.py" line="453"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -463,7 +463,7 @@
         <translation>--processes {count}：本机有 {gpus} 块 GPU，每个进程占用一块：最多给 {gpus}，或在 CPU 上运行（--device cpu）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="234"/>
+        <location filename="../../attnviz/commands/export.py" line="235"/>
         <source>--prompt-map computes the maps of a Hugging Face decoder-only, encoder-only or encoder–decoder model on demand; {checkpoint} is a {kind} model</source>
         <translation>--prompt-map 按需计算 Hugging Face 仅解码器、仅编码器或编码器－解码器模型的图；{checkpoint} 是 {kind} 模型</translation>
     </message>
@@ -473,7 +473,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="426"/>
+        <location filename="../../attnviz/commands/export.py" line="427"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -515,12 +515,12 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="376"/>
+        <location filename="../../attnviz/commands/export.py" line="377"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="362"/>
+        <location filename="../../attnviz/commands/export.py" line="363"/>
         <location filename="../../attnviz/commands/export_images.py" line="35"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
@@ -541,7 +541,7 @@
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="414"/>
+        <location filename="../../attnviz/commands/export.py" line="415"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -557,7 +557,7 @@
         <translation>--stop-after {stop}：{path} 中的运行已完成第 {epoch} 个迭代周期</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="248"/>
+        <location filename="../../attnviz/commands/export.py" line="249"/>
         <source>--target is read by the decoder: add --kind dec-self or --kind cross</source>
         <translation>--target 由解码器读取：请加上 --kind dec-self 或 --kind cross</translation>
     </message>
@@ -633,7 +633,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="161"/>
-        <location filename="../../attnviz/commands/export.py" line="250"/>
+        <location filename="../../attnviz/commands/export.py" line="251"/>
         <source>--text is empty: give the sentence whose attention to export</source>
         <translation>--text 为空：请给出要导出其注意力的句子</translation>
     </message>
@@ -643,12 +643,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="410"/>
+        <location filename="../../attnviz/commands/export.py" line="411"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="510"/>
+        <location filename="../../attnviz/commands/export.py" line="511"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -846,7 +846,7 @@
         <translation>学到的汇聚（gpt-oss）：每个头一个对数几率，让查询可以不关注任何键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="161"/>
+        <location filename="../../attnviz/modern_gallery.py" line="160"/>
         <source>A learned sink: each head's own logit joins every row's softmax and takes its share (the last column) — weight a query may put nowhere</source>
         <translation>学到的汇聚：每个头自己的对数几率加入每一行的 softmax 并分走一份（最后一列）——查询可以不放在任何键上的权重</translation>
     </message>
@@ -1011,7 +1011,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="468"/>
+        <location filename="../../attnviz/commands/export.py" line="469"/>
         <location filename="../../attnviz/figures/attention.py" line="222"/>
         <source>all heads</source>
         <translation>所有头</translation>
@@ -1176,6 +1176,11 @@
         <location filename="../../attnviz/figures/editions.py" line="132"/>
         <source>Attention in today's models</source>
         <translation>当今模型中的注意力</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="285"/>
+        <source>attention layers</source>
+        <translation>个注意力层</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="516"/>
@@ -1406,7 +1411,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="528"/>
+        <location filename="../../attnviz/commands/export.py" line="529"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1429,8 +1434,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="489"/>
-        <location filename="../../attnviz/commands/export.py" line="546"/>
+        <location filename="../../attnviz/commands/export.py" line="490"/>
+        <location filename="../../attnviz/commands/export.py" line="547"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1660,7 +1665,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="95"/>
+        <location filename="../../attnviz/modern_gallery.py" line="94"/>
         <source>bidirectional window ±{half}: keys on both sides</source>
         <translation>双向窗口 ±{half}：两侧的键</translation>
     </message>
@@ -1984,6 +1989,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算图</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/export.py" line="288"/>
+        <source>computing the map</source>
+        <translation>正在计算注意力图</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/decoding.py" line="309"/>
         <source>Computing the map…</source>
         <translation>正在计算注意力图…</translation>
@@ -2280,7 +2290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按 generate 的规则解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="145"/>
+        <location filename="../../attnviz/core/limits.py" line="148"/>
         <source>decoding one sentence would record {gb:.1f} GB of attention maps (layers × heads × lengths too large; attnviz allows {most:.0f} GB)</source>
         <translation>解码一个句子将记录 {gb:.1f} GB 的注意力图（层数 × 头数 × 长度过大；attnviz 最多允许 {most:.0f} GB）</translation>
     </message>
@@ -2965,7 +2975,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="91"/>
+        <location filename="../../attnviz/modern_gallery.py" line="90"/>
         <source>global layer: every earlier key</source>
         <translation>全局层：之前的所有键</translation>
     </message>
@@ -2995,7 +3005,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>分组查询注意力（Qwen3、Llama 3）：多个查询头共享键/值头，键的缓存因此更小</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="109"/>
+        <location filename="../../attnviz/modern_gallery.py" line="108"/>
         <source>Grouped-query attention: 4 query heads share 2 key/value heads (heads 1–2 read the same keys, 3–4 the other ones)</source>
         <translation>分组查询注意力：4 个查询头共享 2 个键/值头（第 1–2 个头读同一组键，第 3–4 个读另一组）</translation>
     </message>
@@ -3495,7 +3505,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="468"/>
+        <location filename="../../attnviz/commands/export.py" line="469"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="80"/>
         <source>layer {layer} · head {head}</source>
@@ -3657,7 +3667,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="136"/>
+        <location filename="../../attnviz/modern_gallery.py" line="135"/>
         <source>length of head 1's query</source>
         <translation>第 1 个头的查询长度</translation>
     </message>
@@ -3832,7 +3842,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制头图谱…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="42"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="43"/>
         <source>maps on demand are for Hugging Face decoder-only, encoder-only and encoder–decoder folders; {name} is a {kind} model</source>
         <translation>按需计算的图适用于 Hugging Face 仅解码器、仅编码器和编码器－解码器文件夹；{name} 是 {kind} 模型</translation>
     </message>
@@ -4176,7 +4186,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="148"/>
+        <location filename="../../attnviz/modern_gallery.py" line="147"/>
         <source>no cap: s</source>
         <translation>不截顶：s</translation>
     </message>
@@ -4396,7 +4406,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意：只有 {count} 个不同的源句子，太少，无法留出验证集（至少需要 10 个）；BLEU 在训练句对上计算</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="142"/>
+        <location filename="../../attnviz/core/limits.py" line="145"/>
         <source>num_heads = {heads} does not divide num_hiddens = {width}</source>
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
@@ -4456,7 +4466,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法 A 与 B 在各词元上的肯德尔 τ 直方图中的一个区间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="216"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="214"/>
         <source>one document of {tokens:,} tokens alone runs {device} out of memory: give shorter documents</source>
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
@@ -4683,7 +4693,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="201"/>
-        <location filename="../../attnviz/core/hf/documents.py" line="223"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="221"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
     </message>
@@ -5171,7 +5181,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>QK 归一化（Qwen3、Gemma 3、OLMo 2）：在 RoPE 之前对查询和键做归一化，使评分有界、训练稳定</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="135"/>
+        <location filename="../../attnviz/modern_gallery.py" line="134"/>
         <source>QK-norm: every query (and key) rescaled to one length before RoPE, so no score can grow without bound</source>
         <translation>QK 归一化：每个查询（和键）在 RoPE 之前缩放到同一长度，评分因此不会无限增长</translation>
     </message>
@@ -5238,7 +5248,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="106"/>
+        <location filename="../../attnviz/modern_gallery.py" line="105"/>
         <source>query head {head} · key/value head {group}</source>
         <translation>第 {head} 个查询头 · 第 {group} 个键/值头</translation>
     </message>
@@ -5331,7 +5341,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="151"/>
+        <location filename="../../attnviz/modern_gallery.py" line="150"/>
         <source>raw score q·k / √d</source>
         <translation>原始评分 q·k / √d</translation>
     </message>
@@ -5372,14 +5382,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取 {count:,} 张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="285"/>
-        <source>reading {count:,} tokens in one forward pass</source>
-        <translation>正在一次前向计算中读取 {count:,} 个词元</translation>
-    </message>
-    <message>
         <location filename="../../attnviz/session/images.py" line="87"/>
         <source>Reading {image}…</source>
         <translation>正在读取 {image}…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/export.py" line="286"/>
+        <source>reading {tokens:,} tokens</source>
+        <translation>正在读取 {tokens:,} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="147"/>
+        <source>reading {tokens:,} tokens while keeping their queries and keys would take {gb:.1f} GB at its peak (attnviz allows {most:.0f} GB): give a shorter prompt</source>
+        <translation>读取 {tokens:,} 个词元并保留其查询和键，峰值将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/compat.py" line="45"/>
@@ -5685,7 +5700,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="151"/>
+        <location filename="../../attnviz/modern_gallery.py" line="150"/>
         <source>score the softmax reads</source>
         <translation>softmax 读到的评分</translation>
     </message>
@@ -6030,7 +6045,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>滑动窗口 {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="93"/>
+        <location filename="../../attnviz/modern_gallery.py" line="92"/>
         <source>sliding window {window}: the last {window} keys</source>
         <translation>滑动窗口 {window}：最近的 {window} 个键</translation>
     </message>
@@ -6055,7 +6070,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>运动鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="149"/>
         <source>Soft-capping: a score s becomes {cap:g}·tanh(s / {cap:g}), never beyond ±{cap:g}</source>
         <translation>软截顶：评分 s 变为 {cap:g}·tanh(s / {cap:g})，绝不超出 ±{cap:g}</translation>
     </message>
@@ -6900,7 +6915,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型无法生成 {token!r}：其目标词表中没有这个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/attention.py" line="84"/>
+        <location filename="../../attnviz/core/attention/recording.py" line="45"/>
         <source>the model computed attention or predictions that are not finite (NaN or infinity): its weights or its config hold numbers that break the computation, so attnviz shows, ranks and writes none of them</source>
         <translation>模型算出的注意力或预测不是有限数（NaN 或无穷大）：其权重或配置中的数值破坏了计算，因此 attnviz 不显示、不排序也不写出其中任何一项</translation>
     </message>
@@ -6962,7 +6977,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型自己的名称：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="149"/>
+        <location filename="../../attnviz/modern_gallery.py" line="148"/>
         <source>the model's scores</source>
         <translation>模型的评分</translation>
     </message>
@@ -7076,11 +7091,6 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/render/offscreen.py" line="74"/>
         <source>the Python package {name} is not installed</source>
         <translation>未安装 Python 包 {name}</translation>
-    </message>
-    <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="119"/>
-        <source>the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows {most:.0f} GB): give a shorter prompt</source>
-        <translation>{tokens:,} 个词元的查询和键将占用 {gb:.1f} GB（attnviz 最多允许 {most:.0f} GB）：请给出更短的提示</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="215"/>
@@ -7253,7 +7263,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少系统库 {library}（Debian 或 Ubuntu 上：apt-get install {package}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="99"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="100"/>
         <source>the target is {count:,} tokens long with the decoder's start token; this model reads at most {most:,}</source>
         <translation>加上解码器的起始词元，目标长 {count:,} 个词元；此模型最多读取 {most:,} 个</translation>
     </message>
@@ -8142,7 +8152,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>哪些头承载一种行为：在最小对上修补每个头，并附上归因修补</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="97"/>
+        <location filename="../../attnviz/modern_gallery.py" line="96"/>
         <source>Which keys a query may read: full, sliding window, bidirectional window</source>
         <translation>查询能读到哪些键：完整、滑动窗口、双向窗口</translation>
     </message>
@@ -8248,8 +8258,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="209"/>
-        <location filename="../../attnviz/commands/export.py" line="315"/>
-        <location filename="../../attnviz/commands/export.py" line="430"/>
+        <location filename="../../attnviz/commands/export.py" line="316"/>
+        <location filename="../../attnviz/commands/export.py" line="431"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -8384,12 +8394,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="147"/>
+        <location filename="../../attnviz/modern_gallery.py" line="146"/>
         <source>{cap:g}·tanh(s / {cap:g})</source>
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="513"/>
+        <location filename="../../attnviz/commands/export.py" line="514"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -8531,7 +8541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="482"/>
+        <location filename="../../attnviz/commands/export.py" line="483"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -8759,7 +8769,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}（{kind}）：{statistic}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/decoding/long_prompt.py" line="46"/>
+        <location filename="../../attnviz/core/decoding/long_prompt.py" line="47"/>
         <location filename="../../attnviz/core/hf/seq2seq.py" line="138"/>
         <source>{model} adds a relative position bias to its scores: its maps are not computed on demand</source>
         <translation>{model} 在评分上加了相对位置偏置：它的图不能按需计算</translation>
@@ -8791,7 +8801,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="186"/>
-        <location filename="../../attnviz/commands/export.py" line="298"/>
+        <location filename="../../attnviz/commands/export.py" line="299"/>
         <location filename="../../attnviz/commands/export_images.py" line="45"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
@@ -8893,12 +8903,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name}（文档）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="180"/>
+        <location filename="../../attnviz/core/limits.py" line="183"/>
         <source>{name} = {value} is outside {low:g}..{high:g}</source>
         <translation>{name} = {value} 超出范围 {low:g}..{high:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="174"/>
+        <location filename="../../attnviz/core/limits.py" line="177"/>
         <source>{name} = {value} is outside {low}..{high}</source>
         <translation>{name} = {value} 超出范围 {low}..{high}</translation>
     </message>
@@ -8963,28 +8973,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{name} 太大，不可能是 attnviz 会话（超过 {most:,} 字节）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="178"/>
+        <location filename="../../attnviz/core/limits.py" line="181"/>
         <source>{name} must be a finite number, not {value!r}</source>
         <translation>{name} 必须是有限的数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="187"/>
+        <location filename="../../attnviz/core/limits.py" line="190"/>
         <source>{name} must be a short text</source>
         <translation>{name} 必须是简短的文本</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="172"/>
+        <location filename="../../attnviz/core/limits.py" line="175"/>
         <source>{name} must be a whole number, not {value!r}</source>
         <translation>{name} 必须是整数，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="165"/>
-        <location filename="../../attnviz/core/limits.py" line="185"/>
+        <location filename="../../attnviz/core/limits.py" line="168"/>
+        <location filename="../../attnviz/core/limits.py" line="188"/>
         <source>{name} must be one of {choices}, not {value!r}</source>
         <translation>{name} 必须是 {choices} 之一，而不是 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/limits.py" line="168"/>
+        <location filename="../../attnviz/core/limits.py" line="171"/>
         <source>{name} must be true or false, not {value!r}</source>
         <translation>{name} 必须是 true 或 false，而不是 {value!r}</translation>
     </message>
@@ -9064,7 +9074,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --flipbook 同用（它把每一步写成一个 PDF 和一个 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="225"/>
+        <location filename="../../attnviz/commands/export.py" line="226"/>
         <source>{option} does not go with --prompt-map (one map of a prompt, computed on demand)</source>
         <translation>{option} 不能与 --prompt-map 同用（它按需计算提示的一张图）</translation>
     </message>
@@ -9079,7 +9089,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="507"/>
+        <location filename="../../attnviz/commands/export.py" line="508"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -9089,7 +9099,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 需与 --task 同用（任务的训练记录在快照中）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="242"/>
+        <location filename="../../attnviz/commands/export.py" line="243"/>
         <source>{option} is for an encoder–decoder folder's --prompt-map; {checkpoint} has one self-attention</source>
         <translation>{option} 用于编码器－解码器文件夹的 --prompt-map；{checkpoint} 只有一种自注意力</translation>
     </message>
@@ -9109,17 +9119,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 在机器 {node} 上为 {here}，在 0 号机器上为 {there}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="258"/>
+        <location filename="../../attnviz/commands/export.py" line="259"/>
         <source>{option} {number}: this model has {most} (counted from 1)</source>
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="457"/>
+        <location filename="../../attnviz/commands/export.py" line="458"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="455"/>
+        <location filename="../../attnviz/commands/export.py" line="456"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -9256,7 +9266,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path} 不完整：只有 {got:,} 字节，应为 {want:,} 字节</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/documents.py" line="106"/>
+        <location filename="../../attnviz/core/hf/documents.py" line="107"/>
         <source>{path} is empty: give one document a line</source>
         <translation>{path} 是空的：请每行给出一篇文档</translation>
     </message>
@@ -9301,7 +9311,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：该处已有检查点；添加 --force 以替换它</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="351"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="352"/>
         <source>{path}: architectures = {named} is not a model attnviz opens; of model_type {model_type!r} it opens {known}</source>
         <translation>{path}：architectures = {named} 不是 attnviz 能打开的模型；对于 model_type {model_type!r}，它能打开 {known}</translation>
     </message>
@@ -9323,7 +9333,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/files.py" line="64"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="381"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="382"/>
         <location filename="../../attnviz/core/images.py" line="79"/>
         <source>{path}: cannot be read ({error})</source>
         <translation>{path}：无法读取（{error}）</translation>
@@ -9375,8 +9385,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：config.{key} 为 {value!r}，而类型 {kind!r} 要求 {needed!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="447"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="526"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="448"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="527"/>
         <source>{path}: describes a model of about {billions:,.1f} billion parameters; attnviz opens models of up to {most:g} billion</source>
         <translation>{path}：描述的模型约有 {billions:,.1f} × 10⁹ 个参数；attnviz 最多能打开 {most:g} × 10⁹ 个参数的模型</translation>
     </message>
@@ -9412,12 +9422,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：有一个编号为 {id!r} 的词元，超出了模型的 {count:,} 个词元编号</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="286"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="287"/>
         <source>{path}: has no model_type naming its architecture</source>
         <translation>{path}：没有指明其架构的 model_type</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="318"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="319"/>
         <source>{path}: has no tokenizer (none of {names})</source>
         <translation>{path}：没有分词器（{names} 均不存在）</translation>
     </message>
@@ -9427,12 +9437,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有权重（{names} 均不存在）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="417"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="418"/>
         <source>{path}: has no {key}</source>
         <translation>{path}：没有 {key}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="312"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="313"/>
         <source>{path}: has no {name}: the image processor that prepares its images</source>
         <translation>{path}：没有 {name}，即准备其图像的图像处理器</translation>
     </message>
@@ -9477,7 +9487,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：只有 {size} 的权重，不足以容纳 config.json 描述的 {numbers}；attnviz 不会用随机编造的权重启动模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="460"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="461"/>
         <source>{path}: id2label is not a mapping of at most {most:,} class numbers to names</source>
         <translation>{path}：id2label 不是从至多 {most:,} 个类别编号到名称的映射</translation>
     </message>
@@ -9507,7 +9517,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：是文件夹，不是检查点文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="279"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="280"/>
         <source>{path}: is a folder, not a checkpoint file, and has no config.json: not a Hugging Face model folder either</source>
         <translation>{path}：是文件夹而不是检查点文件，且没有 config.json：也不是 Hugging Face 模型文件夹</translation>
     </message>
@@ -9543,8 +9553,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/hf/contents.py" line="49"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="283"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="473"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="284"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="474"/>
         <source>{path}: is not a JSON object of settings</source>
         <translation>{path}：不是由设置组成的 JSON 对象</translation>
     </message>
@@ -9716,12 +9726,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：缺少张量 {names}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="291"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="292"/>
         <source>{path}: model_type 'gemma3' is Gemma 3's image–text model, which attnviz does not open; it opens Gemma 3's language model saved alone (model_type 'gemma3_text', as Gemma 3 270M and 1B are)</source>
         <translation>{path}：model_type 'gemma3' 是 Gemma 3 的图文模型，attnviz 不打开它；attnviz 打开单独保存的 Gemma 3 语言模型（model_type 'gemma3_text'，Gemma 3 270M 和 1B 就是这样保存的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="295"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="296"/>
         <source>{path}: model_type {model_type!r} is not one attnviz opens; it opens {names}</source>
         <translation>{path}：attnviz 不能打开 model_type 为 {model_type!r} 的模型；它能打开 {names}</translation>
     </message>
@@ -9773,7 +9783,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有可用的句对（文件中没有任何行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="273"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="274"/>
         <source>{path}: not a folder (a Hugging Face model is a folder with config.json)</source>
         <translation>{path}：不是文件夹（Hugging Face 模型是一个含有 config.json 的文件夹）</translation>
     </message>
@@ -9818,7 +9828,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：超过 {mb} MB，大于 attnviz 读取的任何图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="512"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="513"/>
         <source>{path}: pad_token_id = {value!r} is not a whole number from 0 to {most:,}: the model's positions start after it, within its {positions:,}</source>
         <translation>{path}：pad_token_id = {value!r} 不是 0 到 {most:,} 之间的整数：模型的位置从它之后开始，且须在其 {positions:,} 个位置之内</translation>
     </message>
@@ -9869,7 +9879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：模型无法读取它生成的图片（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="288"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="289"/>
         <source>{path}: the model needs its own Python code (auto_map), which attnviz never runs (no trust_remote_code)</source>
         <translation>{path}：该模型需要运行它自带的 Python 代码（auto_map），而 attnviz 从不运行这类代码（不使用 trust_remote_code）</translation>
     </message>
@@ -9924,32 +9934,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{folder} 不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="553"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="554"/>
         <source>{path}: {key} = {value!r} is below 0; the normalisation would take the square root of a negative number</source>
         <translation>{path}：{key} = {value!r} 小于 0；归一化将对负数开平方</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="580"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="581"/>
         <source>{path}: {key} = {value!r} is not a finite number; attnviz refuses it rather than show maps of NaN</source>
         <translation>{path}：{key} = {value!r} 不是有限数；attnviz 拒绝它，而不显示由 NaN 构成的图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="548"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="549"/>
         <source>{path}: {key} = {value!r} is not a number above 0; the rotary positions would make every attention map NaN</source>
         <translation>{path}：{key} = {value!r} 不是大于 0 的数；旋转位置编码会使每张注意力图都成为 NaN</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="419"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="420"/>
         <source>{path}: {key} = {value!r} is not a whole number from 1 to {most:,}</source>
         <translation>{path}：{key} = {value!r} 不是 1 到 {most:,} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="479"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="480"/>
         <source>{path}: {key} = {value} is not a number above 0 (the pictures are divided by it)</source>
         <translation>{path}：{key} = {value} 不是大于 0 的数（图片要除以它）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="487"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="488"/>
         <source>{path}: {key} = {value} is not a size in pixels from 1 to {most:,}</source>
         <translation>{path}：{key} = {value} 不是 1 到 {most:,} 之间的像素尺寸</translation>
     </message>
@@ -9959,8 +9969,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：{key} = {value} 不是该模型的词元编号（应为 0 到 {most:,} 之间的整数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/folder.py" line="440"/>
-        <location filename="../../attnviz/core/hf/folder.py" line="502"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="441"/>
+        <location filename="../../attnviz/core/hf/folder.py" line="503"/>
         <source>{path}: {key} = {width} is not divisible into {heads} heads (or {heads} heads into {groups} groups)</source>
         <translation>{path}：{key} = {width} 无法均分为 {heads} 个头（或 {heads} 个头无法均分为 {groups} 组）</translation>
     </message>
@@ -10013,7 +10023,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="382"/>
+        <location filename="../../attnviz/commands/export.py" line="383"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -10068,22 +10078,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="340"/>
+        <location filename="../../attnviz/commands/export.py" line="341"/>
         <source>{session}: its prompt of more than {cap:,} tokens is shown whole, its maps computed on demand, and never stepped: leave out {option}</source>
         <translation>{session}：其提示超过 {cap:,} 个词元，整体显示、注意力图按需计算，从不逐步解码：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="349"/>
+        <location filename="../../attnviz/commands/export.py" line="350"/>
         <source>{session}: its view shows layer {layer}, head {head}; this model has {layers} layers of {heads} heads</source>
         <translation>{session}：其视图显示第 {layer} 层第 {head} 个头；此模型有 {layers} 层，每层 {heads} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="367"/>
+        <location filename="../../attnviz/commands/export.py" line="368"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/heads/atlas.py" line="145"/>
+        <location filename="../../attnviz/core/heads/atlas.py" line="149"/>
         <source>{sources} sentences but {references} reference lists</source>
         <translation>{sources} 个句子，但有 {references} 组参考译文</translation>
     </message>
@@ -10093,7 +10103,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="536"/>
+        <location filename="../../attnviz/commands/export.py" line="537"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -10282,12 +10292,12 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="134"/>
+        <location filename="../../attnviz/modern_gallery.py" line="133"/>
         <source>‖q‖ after RMSNorm</source>
         <translation>RMSNorm 之后的 ‖q‖</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="133"/>
+        <location filename="../../attnviz/modern_gallery.py" line="132"/>
         <source>‖q‖ before the norm</source>
         <translation>归一化之前的 ‖q‖</translation>
     </message>

@@ -29,6 +29,9 @@ per-head width, R rows of a tile.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +39,25 @@ import torch
 from torch import Tensor
 
 TILE_ROWS = 256  # the query rows one tile computes: its temporaries are a few TILE_ROWS·S·4 bytes
+STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
+_stored_layer: ContextVar[Callable[[int], object] | None] = ContextVar("attnviz_stored_layer", default=None)
+
+
+@contextmanager
+def layers_stored(done: Callable[[int], object]) -> Iterator[None]:
+    """Within the block, ``done(n)`` is called as each attention call of a storing pass (a model's ``query_keys``:
+    :func:`attnviz.core.hf.attention.storing`) has been kept and its output computed (n: the calls kept so far in
+    that pass): the progress of a pass that takes minutes."""
+    token = _stored_layer.set(done)
+    try:
+        yield
+    finally:
+        _stored_layer.reset(token)
+
+
+def stored_layer_listener() -> Callable[[int], object] | None:
+    """The ``done`` of the innermost :func:`layers_stored` block, or None outside one."""
+    return _stored_layer.get()
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ Shapes: L layers, H heads, S source tokens, T decoder inputs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ import numpy as np
 import torch
 
 from attnviz.core.attention.kind import AttentionKind
-from attnviz.core.attention.on_demand import QueryKeyStore
+from attnviz.core.attention.on_demand import STORED_TILE_VALUES, QueryKeyStore, layers_stored
 from attnviz.core.limits import MAX_PROMPT_MAP_TOKENS
 from attnviz.core.models.loaded import LoadedModel
 from attnviz.core.results import EncodedSource, OnDemandMaps
@@ -110,25 +111,61 @@ def query_key_bytes(loaded: LoadedModel, read: LongInput) -> int:
     return int(model.query_key_bytes(len(read.ids)))
 
 
+# While one layer of a storing pass runs, its activations live beside the store: the projections' queries, keys and
+# values, the rotary embedding's temporaries, the output (written in place, core/hf/attention.py) — measured at most
+# 3 times that layer's share of the store (a Llama of head_dim 4,096 over 2,048 tokens: 1.0 GB beside 0.4 GB); 4 for
+# a margin.
+LAYER_COPIES = 4
+
+
+def attention_calls(loaded: LoadedModel, read: LongInput) -> int:
+    """The attention calls of the storing pass over ``read``: a layer each, and an encoder–decoder's decoder two (its
+    self-attention and cross-attention) when a target is read."""
+    config = loaded.config
+    if loaded.layout.name == "encoder-decoder":
+        return config.num_encoder_layers + (2 * config.num_decoder_layers if read.target_ids else 0)
+    return max(config.num_encoder_layers, config.num_decoder_layers)
+
+
+def pass_bytes(loaded: LoadedModel, read: LongInput) -> int:
+    """The bytes the storing pass over ``read`` holds at its peak, from the config and the lengths alone: the store
+    (:func:`query_key_bytes`), LAYER_COPIES times one attention call's share of it (that call's activations), the
+    model's additive mask and the one map then computed (float32: 8 bytes a cell of the longest side squared) and a
+    tile of scores (:data:`~attnviz.core.attention.on_demand.STORED_TILE_VALUES` floats)."""
+    store = query_key_bytes(loaded, read)
+    longest = max(len(read.ids), len(read.target_ids))
+    return store + LAYER_COPIES * store // max(1, attention_calls(loaded, read)) + 8 * longest**2 \
+        + 4 * STORED_TILE_VALUES
+
+
 def check_query_key_bytes(loaded: LoadedModel, read: LongInput) -> None:
-    """ValueError in one sentence when ``read``'s queries and keys would take more than MAX_QUERY_KEY_BYTES (said
-    before the forward pass)."""
+    """ValueError in one sentence when the forward pass over ``read`` (its store of queries and keys and every buffer
+    beside it: :func:`pass_bytes`) would take more than MAX_QUERY_KEY_BYTES (said before the forward pass)."""
     from attnviz.core import limits
 
-    if (needed := query_key_bytes(loaded, read)) > limits.MAX_QUERY_KEY_BYTES:
-        raise ValueError(tr("the queries and keys of {tokens:,} tokens would take {gb:.1f} GB (attnviz allows "
-                            "{most:.0f} GB): give a shorter prompt").format(
+    if (needed := pass_bytes(loaded, read)) > limits.MAX_QUERY_KEY_BYTES:
+        raise ValueError(tr("reading {tokens:,} tokens while keeping their queries and keys would take {gb:.1f} GB "
+                            "at its peak (attnviz allows {most:.0f} GB): give a shorter prompt").format(
             tokens=len(read.ids) + len(read.target_ids), gb=needed / 1024**3,
             most=limits.MAX_QUERY_KEY_BYTES / 1024**3))
 
 
-def query_keys(loaded: LoadedModel, read: LongInput, device: torch.device | str = "cpu"
-               ) -> dict[AttentionKind, QueryKeyStore]:
+def query_keys(loaded: LoadedModel, read: LongInput, device: torch.device | str = "cpu",
+               progress: Callable[[int, int], object] | None = None) -> dict[AttentionKind, QueryKeyStore]:
     """The stores of one forward pass over ``read`` (checked against MAX_QUERY_KEY_BYTES first), per kind: the
     self-attention of a decoder-only prompt or an encoder-only sentence, and an encoder–decoder's encoder
     self-attention and, with a target, its decoder self-attention and cross-attention (all named ENCODER_SELF,
-    DECODER_SELF, CROSS). ValueError in one sentence."""
+    DECODER_SELF, CROSS). progress(done, total): after each attention call of the pass. ValueError in one
+    sentence."""
+    from contextlib import nullcontext
+
     check_query_key_bytes(loaded, read)
+    total = attention_calls(loaded, read)
+    with nullcontext() if progress is None else layers_stored(lambda done: progress(min(done, total), total)):
+        return _query_keys(loaded, read, device)
+
+
+def _query_keys(loaded: LoadedModel, read: LongInput, device: torch.device | str) -> dict[AttentionKind, QueryKeyStore]:
     model: Any = loaded.model
     ids = torch.tensor([list(read.ids)], device=device)  # (1, S)
     lengths = torch.tensor([len(read.ids)], device=device)

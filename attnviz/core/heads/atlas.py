@@ -39,8 +39,12 @@ from attnviz.core.text import RESERVED, SourceWords, preprocess, tokenize
 from attnviz.i18n import tr
 
 Progress = Callable[[int, int], bool]  # (done, total) -> False to cancel
-STATS_ROWS = 64  # rows decoded together with every map recorded (the peak memory is one such batch's)
+STATS_ROWS = 64  # rows decoded together with every map recorded, at most (fewer where STATS_BATCH_BYTES says so)
 PASS_TOKENS = 384  # target positions per forward/backward of the importance (the logits: PASS_TOKENS × V floats)
+# The attention maps one batch of the statistics' decoding records, or one pass of the importance makes, at most (as
+# :func:`row_attention_bytes` counts them): rows of long sentences are decoded a few at a time, so the peak is one
+# such batch's whatever the corpus's size (a 448-token prompt of an 8 × 8-head model: 134 MB a row, one a batch).
+STATS_BATCH_BYTES = 256 * 1024**2
 Target = Literal["references", "model output", "none"]  # none: importance not measured (documents)
 
 
@@ -170,9 +174,12 @@ def compute_atlas(loaded: Any, sentences: Sequence[str] | Corpus, references: Se
     model = cast(TranslationModel, loaded.model.to(device).eval())
     src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
     splits, truncated = split_sources(corpus, src_vocab, loaded.config.max_src_len)
-    mine = shard(plan_batches([len(s.words) for s in splits], beam_size, STATS_ROWS), reducer.rank, reducer.world)
     gates = HeadGates(model)
     layout = gates.layout
+    output = int(loaded.config.max_tgt_len)
+    mine = shard(plan_batches([len(s.words) for s in splits], beam_size, STATS_ROWS,
+                              lambda tokens: row_attention_bytes(layout, tokens, output), STATS_BATCH_BYTES),
+                 reducer.rank, reducer.world)
     try:
         reads_source = (AttentionKind.ENCODER_SELF, AttentionKind.CROSS)  # (keys: source tokens, with frequencies)
         sums = {s.kind: KindSums.empty(s.layers, s.heads, s.kind is AttentionKind.CROSS, s.kind in reads_source)
@@ -277,7 +284,7 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
             targets = ([loaded.tgt_vocab.target_tokens(r) for r in corpus.references[i]]
                        if corpus.references is not None else [outputs[i]])
             pairs_of_batch.extend((splits[i], target[:limit]) for target in targets)
-        for chosen in passes(pairs_of_batch):
+        for chosen in passes(pairs_of_batch, lambda source, target: row_attention_bytes(layout, source, target)):
             _add_gradients(model, gates, chosen, loaded, device, sums)
         pairs += len(pairs_of_batch)
         release_freed_memory()
@@ -287,16 +294,35 @@ def _importance(model: Any, gates: HeadGates, layout: HeadLayout, corpus: Corpus
     return sums, pairs
 
 
-def passes(pairs: list[tuple[SourceWords, list[str]]]) -> list[list[tuple[SourceWords, list[str]]]]:
+def row_attention_bytes(layout: HeadLayout, source: int, output: int) -> int:
+    """At most the bytes of attention maps one row makes over a ``source``-token input and an ``output``-token
+    answer: weights and scores (float32, 8 bytes a cell) of every head of every kind of ``layout``, each at most
+    (source + output)² cells (no kind's queries or keys outnumber the input and the answer together: a
+    decoder-only model's one sequence; an encoder–decoder's kinds are each smaller)."""
+    heads = sum(shape.layers * shape.heads for shape in layout.kinds)
+    return 8 * heads * (source + output) ** 2
+
+
+def passes(pairs: list[tuple[SourceWords, list[str]]], row_bytes: Callable[[int, int], int] | None = None
+           ) -> list[list[tuple[SourceWords, list[str]]]]:
     """A batch's pairs by target length, in passes of at most PASS_TOKENS target positions (pairs × the longest
-    target + 1): the logits (pairs × T × V) of a pass stay small whatever the sentences' lengths."""
+    target + 1): the logits (pairs × T × V) of a pass stay small whatever the sentences' lengths. Given
+    ``row_bytes`` (source tokens, target tokens -> a pair's attention bytes), a pass's pairs × row_bytes(its longest
+    source, its longest target + 1) also stays within STATS_BATCH_BYTES (a pair that passes it alone: a pass alone)."""
     ordered = sorted(pairs, key=lambda pair: len(pair[1]))
     chunks: list[list[tuple[SourceWords, list[str]]]] = []
+    longest_source = 0
     for pair in ordered:
-        if chunks and (len(chunks[-1]) + 1) * (len(pair[1]) + 1) <= PASS_TOKENS:
+        source, target = len(pair[0].words), len(pair[1]) + 1
+        fits = chunks and (len(chunks[-1]) + 1) * target <= PASS_TOKENS and (
+            row_bytes is None or (len(chunks[-1]) + 1) * row_bytes(max(longest_source, source), target)
+            <= STATS_BATCH_BYTES)
+        if fits:
             chunks[-1].append(pair)
+            longest_source = max(longest_source, source)
         else:
             chunks.append([pair])
+            longest_source = source
     return chunks
 
 

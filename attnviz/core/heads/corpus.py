@@ -152,12 +152,23 @@ def split_sources(corpus: Corpus, vocab: Vocab, max_len: int) -> tuple[list[Sour
     return splits, sum(split.truncated_from is not None for split in splits)
 
 
-def plan_batches(lengths: list[int], beam_size: int, rows: int = ROWS_PER_BATCH) -> list[list[int]]:
+def plan_batches(lengths: list[int], beam_size: int, rows: int = ROWS_PER_BATCH,
+                 row_bytes: Callable[[int], int] | None = None, budget: int = 0) -> list[list[int]]:
     """Sentence indices in batches: sorted by length (ties in order), ``rows // beam_size`` a batch (the default:
-    translate's batches)."""
+    translate's batches). Given ``row_bytes`` (a sentence's length in tokens -> bytes one decoded row of it takes),
+    a batch also stops before its rows (sentences × ``beam_size``) × row_bytes(its longest) would pass ``budget``
+    bytes (a sentence that passes it alone is a batch alone): the peak is one batch's, whatever the corpus's size."""
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
     size = max(1, rows // beam_size)
-    return [order[begin: begin + size] for begin in range(0, len(order), size)]
+    batches: list[list[int]] = []
+    for i in order:  # (ascending: sentence i is the longest of the batch it joins)
+        fits = row_bytes is None or (len(batches[-1]) + 1) * beam_size * row_bytes(lengths[i]) <= budget \
+            if batches else False
+        if batches and len(batches[-1]) < size and fits:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
 
 
 def shard(batches: list[list[int]], rank: int, world: int) -> list[list[int]]:

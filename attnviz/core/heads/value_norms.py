@@ -2,7 +2,10 @@
 
 f_h(x_j) is key j's value through head h's part of the output projection W_O (its bias left out, as
 :mod:`attnviz.core.explain.internals` makes it): with v_j^h the head's value (its W_V's bias included) and
-G_h = W_O^h W_O^hᵀ (D, D), ‖f_h(x_j)‖² = v_j^h G_h v_j^hᵀ, so no f is ever made. The values come from one
+G_h = W_O^h W_O^hᵀ (D, D), ‖f_h(x_j)‖² = v_j^h G_h v_j^hᵀ, so no f is ever made — where the head is no wider than
+the model (D ≤ E); a head wider than the model (a folder's ``head_dim`` 4,096 over a width of 32) keeps W_O^h (D, E)
+instead and takes ‖v_j^h W_O^h‖ (:class:`HeadOutput`: the smaller of the two, H·D·min(D, E) floats a layer).
+The values come from one
 teacher-forced pass over the batch's sources and decoded outputs (the model's own ``forward``: the importance's
 pass), read as each attention module computes them. A family's record names its reader
 (:attr:`attnviz.core.models.kinds.ModelKind.value_norms`): attnviz's own
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -30,10 +34,10 @@ PASS_TOKENS = 384  # target positions of one teacher-forced pass (its logits: PA
 class ValueNorms(ABC):
     """Reads ‖f_h(x_j)‖ (B, H, K) per kind and layer from a teacher-forced pass of ``model`` (a translation model:
     ``forward(src, valid, tgt_in)``); ``modules``: each kind's attention modules, first layer first; ``grams``:
-    each module's G (H, D, D) by its id."""
+    each module's :class:`HeadOutput` by its id."""
 
     def __init__(self, model: nn.Module, modules: Mapping[AttentionKind, Sequence[nn.Module]],
-                 grams: dict[int, Tensor]):
+                 grams: dict[int, HeadOutput]):
         self.model = model
         self.modules = {kind: list(found) for kind, found in modules.items()}
         self.grams = grams
@@ -51,17 +55,37 @@ class ValueNorms(ABC):
         for begin in range(0, src.shape[0], rows):
             chunk = slice(begin, begin + rows)
             for key, value in self.values(src[chunk], valid[chunk], tgt_in[chunk]).items():
-                v = value.float()  # (B', H, K, D)
-                norm = (torch.matmul(v, self.grams[key].to(v.device)) * v).sum(-1).clamp(min=0).sqrt()
+                norm = self.grams[key].norms(value)  # (B', H, K)
                 norms.setdefault(key, []).append(norm.cpu().numpy().astype(np.float64))  # (mps has no float64)
         return {kind: [np.concatenate(norms[id(module)]) for module in found] for kind, found in self.modules.items()}
 
 
-def head_grams(per_head_rows: Tensor, heads: int) -> Tensor:
-    """G (H, D, D) = W_O^h W_O^hᵀ from W_O with the heads' inputs as rows (H·D, E)."""
+@dataclass(frozen=True)
+class HeadOutput:
+    """What ‖f_h(x_j)‖ = ‖v_j^h W_O^h‖ is computed from for one layer's H heads: ``matrix`` G (H, D, D) =
+    W_O^h W_O^hᵀ where ``gram`` (D ≤ E), else W_O^h itself (H, D, E) — whichever holds fewer floats."""
+
+    matrix: Tensor
+    gram: bool
+
+    def norms(self, values: Tensor) -> Tensor:
+        """values (B, H, K, D) -> ‖f_h(x_j)‖ (B, H, K) float32, head by head: one batched product (H, B·K, D) @
+        (H, D, D|E), its temporaries H·B·K·min(D, E) floats (a broadcast (B, H, D, D) copy is never made)."""
+        rows, heads, keys, width = values.shape
+        flat = values.float().transpose(0, 1).reshape(heads, rows * keys, width)  # (H, B·K, D)
+        product = torch.bmm(flat, self.matrix.to(flat.device))  # (H, B·K, D|E)
+        squares = (product * flat).sum(-1) if self.gram else product.square().sum(-1)  # (H, B·K)
+        return squares.clamp(min=0).sqrt().reshape(heads, rows, keys).transpose(0, 1)
+
+
+def head_grams(per_head_rows: Tensor, heads: int) -> HeadOutput:
+    """What the heads' norms are computed from (:class:`HeadOutput`), from W_O with the heads' inputs as rows (H·D,
+    E): G (H, D, D) = W_O^h W_O^hᵀ where D ≤ E, else W_O^h (H, D, E)."""
     with torch.no_grad():
         per_head = per_head_rows.detach().float().unflatten(0, (heads, -1))  # (H, D, E)
-        return per_head @ per_head.transpose(-1, -2)
+        if per_head.shape[1] > per_head.shape[2]:
+            return HeadOutput(per_head.contiguous(), gram=False)
+        return HeadOutput(per_head @ per_head.transpose(-1, -2), gram=True)
 
 
 class OwnValueNorms(ValueNorms):

@@ -23,6 +23,7 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
+from attnviz.core.attention.on_demand import STORED_TILE_VALUES, stored_layer_listener
 from attnviz.core.attention.recording import (  # noqa: F401 (the recording's names, used here and by callers)
     AttentionCall,
     NotFinite,
@@ -35,7 +36,6 @@ from attnviz.core.attention.recording import (  # noqa: F401 (the recording's na
 )
 
 IMPLEMENTATION = "attnviz"
-STORED_TILE_VALUES = 16 * 1024 * 1024  # scores of one tile of query rows in a storing pass (64 MiB of float32)
 
 
 @dataclass(frozen=True)
@@ -97,19 +97,26 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
     calls.append(QueryKeyCall(module, query.detach(), key.detach(), scaling, hidden, softcap,
                               None if sinks is None else sinks.detach()))
     if softcap is not None or sinks is not None:  # (no fused kernel caps scores or reads a sink column)
-        return _eager_tiles(query, key, value, mask, scaling, softcap, sinks), None
+        output = _eager_tiles(query, key, value, mask, scaling, softcap, sinks)
+        if (done := stored_layer_listener()) is not None:
+            done(len(calls))
+        return output, None
     # With a mask, scaled_dot_product_attention on the CPU makes the whole (B, H, Q, K) score matrix (8.6 GB for 32
     # heads over 8,192 tokens): the output is computed a tile of query rows at a time, its scores ≤ STORED_TILE_VALUES.
+    # Each tile is written into the output in the layout the layer returns (B, Q, H, D): no list of tiles joined, no
+    # transposed copy (a head 4,096 wide over 8,192 tokens: each copy 134 MB a head).
     rows = max(1, STORED_TILE_VALUES // max(1, query.shape[0] * query.shape[1] * key.shape[-2]))
-    tiles = []
-    for begin in range(0, query.shape[-2], rows):
+    batch, heads, queries, _ = query.shape
+    output = query.new_empty((batch, queries, heads, value.shape[-1]))  # (B, Q, H, D)
+    for begin in range(0, queries, rows):
         tile = slice(begin, begin + rows)
         tile_mask = None if mask is None else mask[..., tile, :] if mask.shape[-2] > 1 else mask
-        tiles.append(nn.functional.scaled_dot_product_attention(
+        output[:, tile] = nn.functional.scaled_dot_product_attention(
             query[..., tile, :], key, value, attn_mask=tile_mask, scale=scaling,
-            enable_gqa=key.shape[1] != query.shape[1]))  # (B, H, rows, D)
-    output = tiles[0] if len(tiles) == 1 else torch.cat(tiles, dim=-2)  # (B, H, Q, D)
-    return output.transpose(1, 2).contiguous(), None
+            enable_gqa=key.shape[1] != query.shape[1]).transpose(1, 2)  # (B, rows, H, D)
+    if (done := stored_layer_listener()) is not None:
+        done(len(calls))
+    return output, None
 
 
 def _eager_tiles(query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None, scaling: float,

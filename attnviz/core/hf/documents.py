@@ -30,6 +30,7 @@ from attnviz.core.heads.device_sums import BatchKeys, DeviceSums
 from attnviz.core.heads.distributed import Reducer
 from attnviz.core.heads.sinks import LEARNED_SINK, SinkSums, key_classes
 from attnviz.core.heads.statistics import OFFSETS, Keys, KindSums
+from attnviz.core.heads.value_norms import HeadOutput, head_grams
 from attnviz.i18n import tr
 
 MAX_DOCUMENT_TOKENS = 4096  # a document is cut here whatever the model's positions (the sinks' last bin ends here)
@@ -148,18 +149,15 @@ def _output_layers(loaded: Any, modules: list[nn.Module]) -> list[nn.Module] | N
     return found
 
 
-def _grams(loaded: Any, modules: list[nn.Module], heads: int) -> list[Tensor] | None:
-    """Per layer G (H, D, D) = W_O^h W_O^hᵀ, so ‖v W_O^h‖² = v G_h vᵀ (Kobayashi's ‖f_h(x_j)‖ without making f)."""
+def _grams(loaded: Any, modules: list[nn.Module], heads: int) -> list[HeadOutput] | None:
+    """Per layer what ‖v W_O^h‖ is computed from (:class:`HeadOutput`: G_h = W_O^h W_O^hᵀ, so ‖v W_O^h‖² = v G_h vᵀ,
+    or W_O^h itself for a head wider than the model): Kobayashi's ‖f_h(x_j)‖ without making f."""
     layers = _output_layers(loaded, modules)
     if layers is None:
         return None
     fused = loaded.model.architecture.projection.style == "fused"  # (GPT-2's Conv1D: weight (in, out))
-    grams = []
-    for layer in layers:
-        weight = cast(Tensor, layer.weight).detach().float()
-        per_head = weight.unflatten(0, (heads, -1)) if fused else weight.t().unflatten(0, (heads, -1))  # (H, D, E)
-        grams.append(per_head @ per_head.transpose(-1, -2))  # (H, D, D)
-    return grams
+    return [head_grams(cast(Tensor, layer.weight) if fused else cast(Tensor, layer.weight).t(), heads)
+            for layer in layers]
 
 
 class _Batch:
@@ -242,7 +240,7 @@ def _free(device: torch.device) -> None:
 
 
 def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: torch.device, run: _Batch,
-               layer_of: dict[int, int], grams: list[Tensor] | None, vocab: Any, special: tuple[str, ...],
+               layer_of: dict[int, int], grams: list[HeadOutput] | None, vocab: Any, special: tuple[str, ...],
                readable: dict[int, str], encoder: bool) -> None:
     """One batch's forward pass, each layer's rows added to ``run`` as the layer makes them."""
     from attnviz.core.hf.attention import AttentionCall, consuming
@@ -270,8 +268,7 @@ def _run_batch(hf: nn.Module, docs: list[tuple[int, ...]], pad: int, device: tor
         weights = call.weights.float()  # (B, H, P, P)
         norms = None
         if grams is not None:
-            v = call.value.float()  # (B, H, P, D)
-            norms = (torch.matmul(v, grams[layer]) * v).sum(-1).clamp(min=0).sqrt()  # (B, H, P)
+            norms = grams[layer].norms(call.value)  # (B, H, P)
         sums.add_layer(layer, weights, norms, keys, causal=not encoder)
 
     with consuming(consume), torch.inference_mode():  # (no autograd: nothing of a layer outlives it)
