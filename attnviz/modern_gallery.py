@@ -37,8 +37,8 @@ def _tiny(family: str) -> Any:
     from attnviz.core.hf.attention import IMPLEMENTATION, register
 
     torch.manual_seed(7)
-    common = dict(vocab_size=64, hidden_size=32, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2,
-                  intermediate_size=64, max_position_embeddings=64, head_dim=8)
+    common: dict[str, Any] = dict(vocab_size=64, hidden_size=32, num_hidden_layers=4, num_attention_heads=4,
+                                  num_key_value_heads=2, intermediate_size=64, max_position_embeddings=64, head_dim=8)
     if family == "gemma3":
         model: Any = transformers.Gemma3ForCausalLM(transformers.Gemma3TextConfig(
             **common, sliding_window=WINDOW, layer_types=["sliding_attention"] * 3 + ["full_attention"]))
@@ -58,9 +58,10 @@ def _tiny(family: str) -> Any:
             for block in model.model.layers:
                 block.self_attn.sinks.normal_(0.0, 1.5)
     else:  # modernbert
+        bert: dict[str, Any] = dict(global_attn_every_n_layers=3)  # (a keyword its type stubs do not name)
         model = transformers.ModernBertModel(transformers.ModernBertConfig(
-            vocab_size=64, hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=64,
-            max_position_embeddings=64, local_attention=2 * WINDOW, global_attn_every_n_layers=3, pad_token_id=0,
+            **bert, vocab_size=64, hidden_size=32, num_hidden_layers=3, num_attention_heads=4, intermediate_size=64,
+            max_position_embeddings=64, local_attention=2 * WINDOW, pad_token_id=0,
             bos_token_id=1, eos_token_id=2, cls_token_id=1, sep_token_id=2))
     register()
     model.set_attn_implementation(IMPLEMENTATION)

@@ -274,6 +274,8 @@ def test_the_computation_dock_recomputes_each_twist_to_the_models_own_weights(mo
                          len(source.tokens) - 1, source_ids=source.ids)
     if family in ("qwen3", "gemma3_text", "olmo2"):
         assert "RMSNorm(W_q a" in last.formulas.query
+    if family in ("qwen3", "gemma3_text"):  # (QK-norm, RoPE, 4 query heads over 2 key/value heads: the note last)
+        assert last.formulas.key == "k_j = RoPE_j(RMSNorm(W_k a_j)) (key/value head 1 of 2, shared by 2 query heads)"
     if family == "gemma2":
         assert "tanh" in last.formulas.score
     if family == "gpt_oss":

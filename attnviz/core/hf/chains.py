@@ -145,7 +145,7 @@ class SeparateProjections(HFChain):
 
     def _fused_heads(self) -> tuple[int, int]:
         """(H, G) of a fused-linear module: its config's heads (the rows are H·d + 2·G·d)."""
-        config = self.module.config
+        config: Any = getattr(self.module, "config")  # noqa: B009 (Phi-3's and ModernBERT's modules keep it)
         heads = int(config.num_attention_heads)
         groups = int(getattr(config, "num_key_value_heads", None) or heads)
         return heads, groups
@@ -159,6 +159,17 @@ class SeparateProjections(HFChain):
         q, k, v = (getattr(self.module, name) for name in self.record.projection.layers)
         return q, k, v
 
+    def _shared_note(self, head: int) -> str:
+        """What the key formula adds when ``head`` (0-based) shares its key/value head with other query heads
+        (grouped-query attention): " (key/value head 1 of 2, shared by 2 query heads)", or ""."""
+        _q, k_layer, _v = self._layers()
+        heads = self.heads
+        groups = int(k_layer.weight.shape[0]) // self.head_width if self.record.projection.grouped else heads
+        if groups >= heads:
+            return ""
+        return tr(" (key/value head {group} of {groups}, shared by {count} query heads)").format(
+            group=head // (heads // groups) + 1, groups=groups, count=heads // groups)
+
     def _projected(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int) -> Chain:
         q_layer, k_layer, v_layer = self._layers()
         d, heads = self.head_width, self.heads
@@ -167,8 +178,7 @@ class SeparateProjections(HFChain):
         kv = slice(group * d, (group + 1) * d)
         q_bias = "" if q_layer.bias is None else " + b_q"
         k_bias, v_bias = ("", "") if k_layer.bias is None else (" + b_k", " + b_v")
-        shared = tr(" (key/value head {group} of {groups}, shared by {count} query heads)").format(
-            group=group + 1, groups=groups, count=heads // groups) if groups < heads else ""
+        shared = self._shared_note(head)
         formulas = {"query": f"q = W_q a{q_bias}", "key": f"k_j = W_k a_j{k_bias}{shared}",
                     "value": f"v_j = W_v a_j{v_bias}"}
         return Chain(_project(q_layer, a, slice(head * d, (head + 1) * d)), _project(k_layer, a_keys, kv),
@@ -253,8 +263,9 @@ class RotaryProjections(SeparateProjections):
         chain = self._projected(a, a_keys, a_values, head)
         variant, d = self.variant, self.head_width
         query, keys = chain.q, chain.keys
+        shared = self._shared_note(head)  # (said after the whole key chain, not inside its norm and rotation)
         query_words, key_words = chain.formulas["query"].removeprefix("q = "), \
-            chain.formulas["key"].removeprefix("k_j = ")
+            chain.formulas["key"].removeprefix("k_j = ").removesuffix(shared)
         if variant.qk_norm:
             q_layer, k_layer, _ = self._layers()
             groups = int(k_layer.weight.shape[0]) // d
@@ -276,7 +287,7 @@ class RotaryProjections(SeparateProjections):
             key_words = f"RoPE_j({key_words})"
         else:
             query_words = tr("{projection}: this layer adds no positions (no RoPE)").format(projection=query_words)
-        formulas = {**chain.formulas, "query": f"q = {query_words}", "key": f"k_j = {key_words}"}
+        formulas = {**chain.formulas, "query": f"q = {query_words}", "key": f"k_j = {key_words}{shared}"}
         scaled = self._scaled(Chain(query, keys, chain.values, formulas, "dot"))
         sink = None
         if variant.sink:
