@@ -15,6 +15,7 @@ line the job printed. A case that does not end is killed at its cap and reported
 
     .venv/bin/python bench/job_hangs.py                    # every case, this checkout
     .venv/bin/python bench/job_hangs.py --root OTHER stopped zcat
+    .venv/bin/python bench/job_hangs.py --quick            # the smoke run (tests/test_bench.py): orphaned alone
 
 ``--root`` runs another checkout's attnviz (a tree without the ATTNVIZ_TEST_LOADING hook cannot run the first two).
 """
@@ -41,13 +42,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("cases", nargs="*", metavar="CASE", help=f"any of {', '.join(CASES)} (default: all)")
+    parser.add_argument("--quick", action="store_true", help="the smoke run: the orphaned case alone")
     args = parser.parse_args()
     if unknown := set(args.cases) - set(CASES):
         parser.error(f"unknown cases: {', '.join(sorted(unknown))}")
     with tempfile.TemporaryDirectory(prefix="attnviz-job-hangs-") as folder:
         bench = Bench(args.root.resolve(), Path(folder))
-        for case in args.cases or CASES:
-            print(case, getattr(bench, case)(), flush=True)
+        print("| case | how it ended |\n| --- | --- |", flush=True)
+        for case in ("orphaned",) if args.quick else args.cases or CASES:
+            print(f"| {case} | {getattr(bench, case)()} |", flush=True)
 
 
 class Bench:

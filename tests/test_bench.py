@@ -46,6 +46,7 @@ TABLE = {
     "patch_vs_transformerlens.py": "| implementation | heads | pairs | what | seconds |",
     "step_redraw.py": "| code | step + redraw, event loop |",
     "train_tasks.py": "| trained in the Train dock (redrawn every snapshot) |",
+    "job_hangs.py": "| case | how it ended |",
     "translate_throughput.py": "| competing busy processes | lines | seconds | lines/s |",
 }
 

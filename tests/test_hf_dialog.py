@@ -62,7 +62,8 @@ def test_the_cache_is_listed_by_name_architecture_parameters_and_size(qtbot, cac
     _name, architecture, parameters, size = rows[2]
     assert architecture == "Marian" and parameters.replace(",", "").isdigit() and size.endswith("KB")
     assert rows[0][1] == "cannot open: model_type 'electra' is not one attnviz opens; it opens Marian, BART, " \
-        "mBART, T5, GPT-2, Llama, Qwen2, BERT, DistilBERT, RoBERTa, ViT, DeiT, DINOv2, DINOv2 with registers"  # why
+        "mBART, T5, GPT-2, Llama, Qwen2, Qwen3, Qwen3-MoE, Mistral, Mixtral, Gemma 2, Gemma 3, Phi-3, OLMo 2, " \
+        "SmolLM3, gpt-oss, BERT, DistilBERT, RoBERTa, ModernBERT, ViT, DeiT, DINOv2, DINOv2 with registers"  # why
     assert dialog.table.item(0, 1).toolTip().endswith("config.json: " + rows[0][1].removeprefix("cannot open: "))
     assert not dialog.table.item(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsSelectable
     assert not dialog.open_button.isEnabled()

@@ -73,7 +73,9 @@ def test_classify_reads_a_name_that_is_not_utf8_from_stdin(vit: Path, tmp_path: 
     done = subprocess.run([sys.executable, "-m", "attnviz", "classify", "--checkpoint", str(vit)],
                           input=os.fsencode(str(image)) + b"\n", capture_output=True)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
-    assert len(done.stdout.decode().splitlines()) == 1 and len(done.stdout.decode().split("\t")) == 5
+    line = done.stdout.decode("utf-8", "surrogateescape").splitlines()
+    assert len(line) == 1 and len(line[0].split("\t")) == 11  # (the path, then five classes with their probabilities)
+    assert os.fsencode(line[0].split("\t")[0]) == os.fsencode(str(image))  # (its name as the file system has it)
 
 
 def test_a_document_longer_than_a_sentence_line_is_read_and_cut(tmp_path: Path) -> None:

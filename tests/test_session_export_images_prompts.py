@@ -118,7 +118,7 @@ def test_a_long_prompt_session_exports_the_whole_prompts_map_as_the_window_shows
     code, stderr = _export(capsys, session, out)
     assert code == 0, stderr
     names = sorted(path.name for path in out.iterdir())
-    assert names == [SIDECAR, "enc-self_layer2_head3.csv"], names  # one map: no decoding, no 193 files
+    assert names == [SIDECAR, "dec-self_layer2_head3.csv"], names  # one map: no decoding, no 193 files
     sidecar = json.loads((out / SIDECAR).read_text(encoding="utf-8"))
     loaded = load_checkpoint(llama)
     with masked_heads(loaded.model, HeadMask.parse("dec-self:1.1", head_layout(loaded.model))), torch.no_grad():
@@ -126,7 +126,7 @@ def test_a_long_prompt_session_exports_the_whole_prompts_map_as_the_window_shows
         shown, _hidden = prompt_map(store, 1, 2, scores=False)
     assert len(source.tokens) == 256 > loaded.config.max_src_len  # (the whole prompt, to the model's positions)
     assert sidecar["source_tokens"] == list(source.tokens) and sidecar["masked_heads"] == "dec-self:1.1"
-    written = _map(out, "enc-self_layer2_head3.csv")
+    written = _map(out, "dec-self_layer2_head3.csv")
     assert written.shape == (256, 256) and np.allclose(written, shown, atol=1e-6)
 
 

@@ -5866,7 +5866,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/core/learning/image_tasks.py" line="172"/>
         <source>shapes — [CLS] on the bright shape</source>
-        <translation>shapes——[CLS] 落在明亮的形状上</translation>
+        <translation>形状 — [CLS] 落在明亮的形状上</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/patching.py" line="16"/>

@@ -104,7 +104,7 @@ def _checked_lines(handle: BinaryIO, path: Path, documents: bool, progress: Read
             yield number, raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
             raise CorpusError(tr("{path}: line {line} is not UTF-8 text").format(path=path, line=number)) from None
-    if progress is not None:
+    if progress is not None and number >= PROGRESS_LINES:  # (a short file is read at once: no line about it)
         progress(size, size)
 
 
