@@ -158,9 +158,10 @@ def launch(args: argparse.Namespace, device: Any) -> int:
         if store is None:
             return EXIT_PEER
         check_same_options(store, options, args.node_rank)
-    data = piped_data(args.data)  # (a pipe: read once here, every process reads the copy)
+    given = getattr(args, "data", None)  # (patch reads --pairs: no --data)
+    data = piped_data(given)  # (a pipe: read once here, every process reads the copy)
     argv = without_job_options(args.argv)
-    if data is not None and data.name != str(args.data):
+    if data is not None and data.name != str(given):
         argv = with_data(argv, data.name)
     env = {**os.environ, "MASTER_ADDR": host, "MASTER_PORT": str(port), "WORLD_SIZE": str(world),
            "LOCAL_WORLD_SIZE": str(args.processes), "GROUP_RANK": str(args.node_rank),
