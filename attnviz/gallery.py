@@ -63,6 +63,7 @@ class GalleryEntry:
     build: Callable[[], AnyFigure]
     live: Live | None = None
     editions: tuple[str, ...] = EDITIONS
+    needs_transformers: bool = False  # drawn from the library's own model classes (the standalone app has none)
 
     @property
     def section(self) -> Section:
@@ -617,7 +618,7 @@ BANDWIDTHS_LIVE = _kernel_live(bandwidth=BOOK_BANDWIDTHS[0], note=N_("The window
 # an encoder–decoder's attention with a decoder-only model's (d2l 1.0's 11.9 only describes GPT).
 OLD_ONLY, NEW_ONLY, NEITHER = ("0.17",), ("1.0",), ()
 
-GALLERY: tuple[GalleryEntry, ...] = (
+_EVERY_FIGURE: tuple[GalleryEntry, ...] = (
     GalleryEntry("10.1-attention-cues", "cues", N_("Attention cues: the identity matrix as attention weights"),
                  attention_cues),
     GalleryEntry("10.2-data", "pooling", N_("Nadaraya–Watson: training data and the true function"), nw_data,
@@ -682,7 +683,8 @@ GALLERY: tuple[GalleryEntry, ...] = (
         ("reverse", N_("Learning to reverse (the anti-diagonal): the map untrained, midway and trained")),
         ("sort", N_("Learning to sort (a permutation): the map untrained, midway and trained")),
         ("dates", N_("Learning to rewrite dates (crossing lines): the map untrained, midway and trained")))),
-    *(GalleryEntry(f"modern-{name}", "modern", caption, build) for name, caption, build in (
+    *(GalleryEntry(f"modern-{name}", "modern", caption, build, needs_transformers=True)
+      for name, caption, build in (
         ("masks", N_("Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, "
                      "ModernBERT's local one): a window bounds what a layer reads, and its cost"), modern.masks),
         ("grouped-query", N_("Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the "
@@ -698,6 +700,17 @@ GALLERY: tuple[GalleryEntry, ...] = (
     GalleryEntry("paper-layer-costs", "paper-table-1", N_("Cost per layer: self-attention, recurrent, convolutional"),
                  layer_costs),
 )
+
+
+def _has_transformers() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("transformers") is not None
+
+
+# The gallery this install can draw: the supplement on today's models needs transformers (a source install has it;
+# the standalone app does not carry it)
+GALLERY: tuple[GalleryEntry, ...] = tuple(e for e in _EVERY_FIGURE if not e.needs_transformers or _has_transformers())
 
 
 def entries(only: list[str] | None = None, edition: str = DEFAULT_EDITION) -> list[GalleryEntry]:
