@@ -278,8 +278,9 @@ def test_machines_with_the_same_options_but_their_out_make_one_job(capsys, tiny_
     assert not (tmp_path / "elsewhere").exists()
 
 
-def _writer(path: str, data: bytes) -> threading.Thread:
-    """A thread that writes ``data`` into the pipe at ``path`` (one writer) and closes it."""
+def _writer(path: str | int, data: bytes) -> threading.Thread:
+    """A thread that writes ``data`` into the pipe at ``path`` (or the write end descriptor ``path``: the thread
+    owns it, so it is never closed before the data is written) (one writer) and closes it."""
     def write() -> None:
         with open(path, "wb") as pipe:
             pipe.write(data)
@@ -310,8 +311,7 @@ def test_data_from_a_pipe_is_read_once_and_shared_by_the_processes(capsys, tiny_
                                 str(tmp_path / "two"), "--processes", "2"], env=_env(), cwd=ROOT,
                                stderr=subprocess.PIPE, text=True, pass_fds=(read_end,))
         os.close(read_end)
-        writer = _writer(f"/dev/fd/{write_end}", data.read_bytes())
-        os.close(write_end)
+        writer = _writer(write_end, data.read_bytes())  # (closed by the writer once written: the pipe's end)
     _, stderr = _finished(job)
     writer.join()
     assert job.returncode == 0, stderr

@@ -152,7 +152,7 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
     layer, head = min(max(layer, 0), layers - 1), min(max(head, 0), heads - 1)
     matrix = layout.matrix(kind, layer, head, source, step, scores)
     masked = np.asarray(matrix.masked)
-    note = layer_note(source, kind, layer)
+    note = layer_note(source, layer)
     if note and source.on_demand is None:  # (a layer with a mask of its own: the cells the model hid, -inf scores)
         raw = matrix.values if scores else layout.matrix(kind, layer, head, source, step, True).values
         masked = masked | np.isneginf(raw)
@@ -178,8 +178,8 @@ def with_sink_column(values: np.ndarray, cols: tuple[str, ...], masked: np.ndarr
             np.concatenate([np.asarray(masked), np.zeros((values.shape[0], 1), bool)], axis=-1))
 
 
-def layer_note(source: EncodedSource, kind: AttentionKind, layer: int) -> str:
-    """What layer ``layer`` (0-based) of ``kind`` does beyond the plain attention ("sliding window 512"; ""): the
+def layer_note(source: EncodedSource, layer: int) -> str:
+    """What layer ``layer`` (0-based) does beyond the plain attention ("sliding window 512"; ""), whatever the kind: the
     source's notes are its model's one stack (a decoder-only or encoder-only model's, whose every kind — a
     decoder-only model's source view too — is that stack's self-attention); an encoder–decoder has none."""
     notes = source.layer_notes

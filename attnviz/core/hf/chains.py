@@ -247,15 +247,15 @@ class RotaryProjections(SeparateProjections):
             self._norms[name] = copy.deepcopy(getattr(self.module, name)).to("cpu", torch.float64).eval()
         return self._norms[name]
 
-    def _normed(self, name: str, x: np.ndarray, layer: Any, index: int) -> np.ndarray:
-        """QK-norm of one head's vectors x (…, d) (``index``: the head of ``layer``'s rows it is): of the head itself
-        (Qwen3, Gemma 3) or, OLMo 2, of the whole projection, the head's part taken after."""
+    def _normed(self, name: str, x: np.ndarray, inputs: np.ndarray, layer: Any, index: int) -> np.ndarray:
+        """QK-norm of one head's vectors x (…, d) made from ``inputs`` (…, D) (``index``: the head of ``layer``'s rows
+        it is): of the head itself (Qwen3, Gemma 3) or, OLMo 2, of the whole projection, the head's part taken after."""
         norm, d = self._norm(name), self.head_width
         with torch.no_grad():
             if self.variant.qk_norm == "head":
                 return norm(torch.from_numpy(np.ascontiguousarray(x))).numpy()
             whole = _numpy(layer.weight)  # (the whole projection, every head: OLMo 2 normalises across them)
-            vectors = self._inputs[name] @ whole.T + (0 if layer.bias is None else _numpy(layer.bias))
+            vectors = inputs @ whole.T + (0 if layer.bias is None else _numpy(layer.bias))
             return norm(torch.from_numpy(vectors)).numpy()[..., index * d:(index + 1) * d]
 
     def explain(self, a: np.ndarray, a_keys: np.ndarray, a_values: np.ndarray, head: int, *,
@@ -269,9 +269,8 @@ class RotaryProjections(SeparateProjections):
         if variant.qk_norm:
             q_layer, k_layer, _ = self._layers()
             groups = int(k_layer.weight.shape[0]) // d
-            self._inputs = {"q_norm": a, "k_norm": a_keys}
-            query = self._normed("q_norm", query, q_layer, head)
-            keys = self._normed("k_norm", keys, k_layer, head // (self.heads // groups))
+            query = self._normed("q_norm", query, a, q_layer, head)
+            keys = self._normed("k_norm", keys, a_keys, k_layer, head // (self.heads // groups))
             query_words, key_words = f"RMSNorm({query_words})", f"RMSNorm({key_words})"
         if variant.rotary_base is not None:
             if not self.angles:
