@@ -93,9 +93,11 @@ def modern_model(family: str, vocab_size: int = 40, seed: int = 0, pad: int = 0,
     return model.eval()
 
 
-def make_modern_folder(family: str, folder: Path, seed: int = 0) -> Path:
+def make_modern_folder(family: str, folder: Path, seed: int = 0, new_tokens: int | None = None) -> Path:
     """A ``save_pretrained`` folder of ``family`` (one of MODERN) with random weights and a small trained tokenizer
-    (tests/hf_folders.py's byte-level one; ModernBERT's with [CLS] [SEP] [MASK])."""
+    (tests/hf_folders.py's byte-level one; ModernBERT's with [CLS] [SEP] [MASK]); ``new_tokens``: a decoder-only
+    folder's own length limit (its generation config's ``max_new_tokens``: a random model seldom ends by itself),
+    else 64 tokens in all."""
     from tests.hf_folders import _byte_level_tokenizer
 
     if family in ENCODER_ONLY:
@@ -109,6 +111,8 @@ def make_modern_folder(family: str, folder: Path, seed: int = 0) -> Path:
         tokenizer = _byte_level_tokenizer()
         model = modern_model(family, len(tokenizer), seed, pad=0, eos=0, bos=0)
         model.generation_config.max_length = 64
+        if new_tokens is not None:
+            model.generation_config.max_new_tokens = new_tokens
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

@@ -329,6 +329,28 @@ def test_a_learned_sink_is_a_column_of_its_own_and_every_row_sums_to_one(gpt_oss
     assert "sliding window 3" in select(AttentionKind.ENCODER_SELF, 0, 0, source, step).title()
 
 
+def test_the_source_views_sink_column_is_the_sinks_weight_not_the_rest_of_the_prompts_share(gpt_oss_decoded):
+    """The source view shows the prompt's columns of the answer's rows (a row sums to the prompt's share): its sink
+    column is the weight the softmax gave the sink, the same as the whole sequence's map gives that row — not
+    1 − the prompt's share, which would hide the answer's share in the sink."""
+    from attnviz.core.attention.kind import AttentionKind
+    from attnviz.core.decoding.stepping import DecodeSession
+    from attnviz.figures.attention import SINK_COLUMN, select
+
+    session = DecodeSession(gpt_oss_decoded[0], "cpu")
+    source = session.encode("the house is big and the houses are big .")
+    for _ in range(3):  # (answer rows after the first read the answer too)
+        step = session.step()
+    assert len(step.query_tokens) == 3
+    for layer in range(4):
+        view = select(AttentionKind.CROSS, layer, 1, source, step)
+        whole = select(AttentionKind.DECODER_SELF, layer, 1, source, step)
+        answer_rows = view.values.shape[0]
+        assert view.cols[-1] == SINK_COLUMN
+        np.testing.assert_allclose(view.values[:, -1], whole.values[-answer_rows:, -1], atol=1e-6)
+        assert np.all(view.values[1:].sum(-1) < 1 - 1e-3)  # (the answer's share is in neither column)
+
+
 def test_sinks_by_position_gives_the_learned_sinks_share_beside_the_first_tokens(gpt_oss_decoded):
     from attnviz.core.heads.sinks import FIRST, LEARNED_SINK, SinkSums, key_classes, position_bin
     from attnviz.core.hf.attention import recording

@@ -270,7 +270,7 @@ def _write_prompt_map(args: argparse.Namespace, loaded, device, formats: list[st
     from attnviz.core.attention.kind import AttentionKind
     from attnviz.core.decoding.long_prompt import longest_prompt, query_keys, read_long_input
     from attnviz.core.heads import masked_heads
-    from attnviz.figures.attention import MatrixView, figure_stem, matrix_figure
+    from attnviz.figures.attention import MatrixView, figure_stem, matrix_figure, with_sink_column
     from attnviz.figures.spec import NamedFigure
     from attnviz.progress import Heartbeat
     from attnviz.render.figure_files import SIDECAR
@@ -291,7 +291,10 @@ def _write_prompt_map(args: argparse.Namespace, loaded, device, formats: list[st
     cols = read.tokens if kind is not AttentionKind.DECODER_SELF else read.target_tokens
     notes = loaded.layer_notes  # (a single-stack model's: every kind is that stack's self-attention)
     note = notes[layer] if layer < len(notes) else ""  # ("sliding window 512": the layer's own mask is its hidden)
-    view = MatrixView(values, rows, cols, store.hidden(layer), kind, layer, head, args.scores,
+    hidden = store.hidden(layer)
+    if loaded.learned_sink and not args.scores:  # (the sink's column, as every other map of the model has it)
+        values, cols, hidden = with_sink_column(values, cols, hidden)
+    view = MatrixView(values, rows, cols, hidden, kind, layer, head, args.scores,
                       loaded.layout.kind_label(kind), stepped=False, layer_note=note,
                       slug=loaded.layout.kind_slug(kind))
     name = Path(args.checkpoint).stem

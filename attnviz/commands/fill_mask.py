@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     loaded, device = load_model(args.checkpoint, args.device)
     if not loaded.offers(Capability.MASKS):
         raise CliError(tr("{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, "
-                          "DistilBERT, RoBERTa or attnviz's own)").format(checkpoint=args.checkpoint, kind=loaded.kind))
+                          "DistilBERT, RoBERTa, ModernBERT or attnviz's own)").format(checkpoint=args.checkpoint,
+                                                                                       kind=loaded.kind))
     filling = loaded.model_kind.stepping_cls(loaded, device, top_k=TOP_WORDS)
     lines = [text_option(args.text)] if args.text is not None else stdin_lines()
     for number, line in enumerate(lines, 1):

@@ -312,6 +312,13 @@ class SequenceLayout:
         values = step.self_scores if scores else step.self_weights
         return Matrix(values, step.query_tokens, step.query_tokens, ~step.causal_mask)
 
+    def whole_row_sums(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None
+                       ) -> np.ndarray | None:
+        """(L, H, Q) float64: each row of :meth:`stack`'s weights for ``kind`` summed over every key its query read,
+        where the map shows only some of those keys; None where its rows are whole (every kind here). With a learned
+        sink the rest of a whole row, 1 − the sum, is the sink's weight."""
+        return None
+
     def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
         """(L, H) of :meth:`stack`'s stack for ``kind``, read off the recorded arrays (nothing is built)."""
         if (maps := on_demand(source)) is not None:
@@ -438,6 +445,15 @@ class DecoderOnlyLayout(SequenceLayout):
         tokens = sequence_tokens(source, step)
         return Matrix(sequence_maps(source, step, scores), tokens, tokens, ~sequence_mask(source, step),
                       len(source.tokens), overlap(source, step))
+
+    def whole_row_sums(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None
+                       ) -> np.ndarray | None:
+        """The source view's rows are the prompt's columns of the answer's rows: each whole row is the step's
+        self-attention row over the prompt and the answer, (L, H, T)."""
+        if kind is not AttentionKind.CROSS or step is None or step.self_weights is None \
+                or on_demand(source) is not None:
+            return None
+        return step.self_weights.sum(-1, dtype=np.float64)
 
     def extent(self, kind: AttentionKind, source: RecordedSource, step: RecordedStep | None) -> tuple[int, int]:
         if kind is AttentionKind.DECODER_SELF and step is not None and on_demand(source) is None:  # (the prompt's)

@@ -158,7 +158,9 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
         masked = masked | np.isneginf(raw)
     values, cols = matrix.values, matrix.cols
     if source.learned_sink and not scores:
-        values, cols, masked = with_sink_column(values, cols, masked)
+        totals = layout.whole_row_sums(kind, source, step)
+        values, cols, masked = with_sink_column(values, cols, masked,
+                                                None if totals is None else totals[layer, head])
     return MatrixView(values, matrix.rows, cols, masked, kind, layer, head, scores,
                       layout.kind_label(kind), matrix.divider, matrix.overlap, layout.names_step(kind),
                       layer_note=note, slug=layout.kind_slug(kind))
@@ -167,15 +169,24 @@ def select(kind: AttentionKind, layer: int, head: int, source: EncodedSource, st
 SINK_COLUMN = "⟨sink⟩"  # the column a learned sink logit's weight is drawn in, after the keys (gpt-oss)
 
 
-def with_sink_column(values: np.ndarray, cols: tuple[str, ...], masked: np.ndarray
-                     ) -> tuple[np.ndarray, tuple[str, ...], np.ndarray]:
-    """A map of weights (Q, K) of a model with a learned sink (gpt-oss), its sink's weight appended as a column:
-    (Q, K + 1), each row's p_sink = 1 − Σ_j α_ij (what the softmax gave the sink), so every row visibly sums to 1.
-    A row of no real query (all masked: left padding) gets 0."""
-    rows_real = ~np.asarray(masked).all(-1) if masked.size else np.ones(values.shape[0], bool)
-    sink = np.where(rows_real, 1.0 - values.sum(-1, dtype=np.float64), 0.0).clip(0.0, 1.0).astype(np.float32)
-    return (np.concatenate([values, sink[:, None]], axis=-1), (*cols, SINK_COLUMN),
-            np.concatenate([np.asarray(masked), np.zeros((values.shape[0], 1), bool)], axis=-1))
+def with_sink_column(values: np.ndarray, cols: tuple[str, ...], masked: np.ndarray,
+                     totals: np.ndarray | None = None) -> tuple[np.ndarray, tuple[str, ...], np.ndarray]:
+    """A map of weights (…, Q, K) of a model with a learned sink (gpt-oss), its sink's weight appended as a column:
+    (…, Q, K + 1), each row's p_sink = 1 − Σ_j α_ij over every key its query read (what the softmax gave the sink), so
+    a whole row visibly sums to 1. The leading axes (a grid's L layers and H heads) are kept; masked (Q, K) or
+    (…, Q, K) gets a column of False. totals (…, Q): each row's weights summed over all the keys its query read,
+    where the map shows only some of them (a decoder-only model's source view: the prompt's columns of rows that
+    also read the answer; :meth:`SequenceLayout.whole_row_sums`); None: the map's rows are whole, and a row of no
+    real query (all masked: left padding) gets 0."""
+    masked = np.asarray(masked)
+    if totals is None:
+        totals = values.sum(-1, dtype=np.float64)
+        rows_real = ~masked.all(-1) if masked.shape[-1] else np.ones(masked.shape[:-1], bool)
+    else:
+        rows_real = np.ones(masked.shape[:-1], bool)
+    sink = np.where(rows_real, 1.0 - totals, 0.0).clip(0.0, 1.0).astype(np.float32)  # (…, Q)
+    return (np.concatenate([values, sink[..., None]], axis=-1), (*cols, SINK_COLUMN),
+            np.concatenate([masked, np.zeros((*masked.shape[:-1], 1), bool)], axis=-1))
 
 
 def layer_note(source: EncodedSource, layer: int) -> str:
@@ -210,6 +221,9 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
     """Every layer × head of one kind as small multiples with one colour bar."""
     values, rows, cols, masked = stack_for(kind, source, step, scores)
     masked = np.asarray(masked)
+    if source.learned_sink and not scores:  # (the sink's column in every panel, as the single map has it)
+        values, cols, masked = with_sink_column(values, cols, masked,
+                                                source.layout.whole_row_sums(kind, source, step))
     levels = levels_of(values, masked, scores)
     shown = _blank_masked_scores(values, masked, scores)
     layers, heads = values.shape[:2]

@@ -18,6 +18,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
 from attnviz.core.hf.vocab import CONTINUES
+from attnviz.figures.attention import SINK_COLUMN
 from attnviz.figures.spec import (
     AnyFigure,
     FigureSpec,
@@ -170,7 +171,12 @@ def column_ticks(labels: tuple[str, ...], cell: float, line: float,
     widest = max(width_of(t) for t in labels) + LABEL_GAP
     if widest <= cell:
         return list(enumerate(labels)), False
-    return thinned(labels, cell, line), True
+    ticks = thinned(labels, cell, line)
+    last = len(labels) - 1
+    if labels[-1] == SINK_COLUMN and ticks[-1][0] != last:  # (a learned sink's column is no key: always named)
+        room = math.ceil(line / max(cell, 1e-6))  # (cells a label takes: the ones before it give way)
+        ticks = [(i, text) for i, text in ticks if last - i >= room] + [(last, labels[-1])]
+    return ticks, True
 
 
 def numeric_ticks(values: np.ndarray, length: float, room: float) -> list[tuple[float, str]]:

@@ -29,7 +29,7 @@
         <translation>（已屏蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="448"/>
+        <location filename="../../attnviz/commands/processes.py" line="449"/>
         <source> (often: out of memory)</source>
         <translation>（通常是内存不足）</translation>
     </message>
@@ -250,7 +250,7 @@
         <translation>，验证集 BLEU：贪心 {greedy:.2f}，束宽 4 为 {beam:.2f}（models/MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="463"/>
+        <location filename="../../attnviz/commands/export.py" line="466"/>
         <source>--all-heads shows every layer and head: leave out --layer and --head</source>
         <translation>--all-heads 显示所有层和头：请去掉 --layer 和 --head</translation>
     </message>
@@ -281,7 +281,7 @@
         <translation>--augment 只用于图像模型（attnviz train vit）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="423"/>
+        <location filename="../../attnviz/commands/export.py" line="426"/>
         <source>--bandwidth must be from {low:g} to {high:g} (as the window's Bandwidth h), got {bandwidth}</source>
         <translation>--bandwidth 必须在 {low:g} 到 {high:g} 之间（同窗口中的带宽 h），实际为 {bandwidth}</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>--data {data} 是单张图像：请给出句子的文本文件，或对图像模型给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="293"/>
+        <location filename="../../attnviz/commands/processes.py" line="294"/>
         <source>--data {path} is a pipe, which one process alone can read: under --processes give a file</source>
         <translation>--data {path} 是管道，只能由一个进程读取：使用 --processes 时请给出文件</translation>
     </message>
@@ -331,7 +331,7 @@
         <translation>--epochs 必须在 1 到 {most:,} 之间</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="408"/>
+        <location filename="../../attnviz/commands/export.py" line="411"/>
         <source>--flipbook shows a decoding: {checkpoint} is a {kind} model, which does not translate</source>
         <translation>--flipbook 显示一次解码：{checkpoint} 是 {kind} 模型，不做翻译</translation>
     </message>
@@ -371,7 +371,7 @@
         <translation>--image：{checkpoint} 是 {kind} 模型，不读取图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="421"/>
+        <location filename="../../attnviz/commands/export.py" line="424"/>
         <source>--kernel must be one of: {names}</source>
         <translation>--kernel 必须是以下之一：{names}</translation>
     </message>
@@ -386,7 +386,7 @@
         <translation>--kind {kind} 需要读取目标：请用 --target 给出译文</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="453"/>
+        <location filename="../../attnviz/commands/export.py" line="456"/>
         <source>--kind {name}: this model has no {kind}</source>
         <translation>--kind {name}：此模型没有{kind}</translation>
     </message>
@@ -473,7 +473,7 @@
         <translation>编码器－解码器文件夹的 --prompt-map：其解码器读取的译文（强制教学：先是起始词元，再是此文本），用于 --kind dec-self 或 cross</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="427"/>
+        <location filename="../../attnviz/commands/export.py" line="430"/>
         <source>--query must be a finite number, got {query}</source>
         <translation>--query 必须是有限数，实际为 {query}</translation>
     </message>
@@ -488,13 +488,13 @@
         <translation>--rendezvous {address}：无法在此监听（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="260"/>
+        <location filename="../../attnviz/commands/processes.py" line="261"/>
         <source>--rendezvous {address}: no attnviz job's rendezvous there ({error})</source>
         <translation>--rendezvous {address}：那里没有 attnviz 作业的会合点（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/processes.py" line="56"/>
-        <location filename="../../attnviz/commands/processes.py" line="239"/>
+        <location filename="../../attnviz/commands/processes.py" line="240"/>
         <source>--rendezvous {address}: no such host ({error})</source>
         <translation>--rendezvous {address}：没有这台主机（{error}）</translation>
     </message>
@@ -515,12 +515,12 @@
         <translation>--seeds 必须在 1 到 {most} 之间，实际为 {seeds}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="377"/>
+        <location filename="../../attnviz/commands/export.py" line="380"/>
         <source>--session names the checkpoint and the sentence: leave out {option}</source>
         <translation>--session 已指定检查点和句子：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="363"/>
+        <location filename="../../attnviz/commands/export.py" line="366"/>
         <location filename="../../attnviz/commands/export_images.py" line="35"/>
         <source>--session switches its own heads off ({heads}): leave out --mask-heads</source>
         <translation>--session 会关闭它自己保存的头（{heads}）：请去掉 --mask-heads</translation>
@@ -541,7 +541,7 @@
         <translation>--step {step}：此句子的解码只有 {count} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="415"/>
+        <location filename="../../attnviz/commands/export.py" line="418"/>
         <source>--step: a {kind} model has no decoding steps</source>
         <translation>--step：{kind} 模型没有解码步骤</translation>
     </message>
@@ -643,12 +643,12 @@
         <translation>--text：非 UTF-8 的字节已替换为 U+FFFD</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="411"/>
+        <location filename="../../attnviz/commands/export.py" line="414"/>
         <source>--text: {checkpoint} is a {kind} model, which does not translate; choose its view with --kernel, --bandwidth and --query</source>
         <translation>--text：{checkpoint} 是 {kind} 模型，不做翻译；请用 --kernel、--bandwidth 和 --query 选择其视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="511"/>
+        <location filename="../../attnviz/commands/export.py" line="514"/>
         <source>--training needs --checkpoint: a model trained by attnviz train --task or the Train dock</source>
         <translation>--training 需要 --checkpoint：由 attnviz train --task 或训练面板训练的模型</translation>
     </message>
@@ -663,7 +663,7 @@
         <translation>0 到 1：与注意力面板相同的刻度，均匀的一行（每个图块 1/n）保持暗色。0 到最大值：所显示的最大权重无论多小都画成亮黄色（标题说明它是均匀份额的多少倍）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="297"/>
+        <location filename="../../attnviz/gallery.py" line="298"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="508"/>
+        <location filename="../../attnviz/gallery.py" line="509"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
     </message>
@@ -728,7 +728,7 @@
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="675"/>
+        <location filename="../../attnviz/gallery.py" line="676"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
@@ -841,12 +841,12 @@
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="694"/>
+        <location filename="../../attnviz/gallery.py" line="696"/>
         <source>A learned sink (gpt-oss): a logit per head that lets a query attend to nothing</source>
         <translation>学到的汇聚（gpt-oss）：每个头一个对数几率，让查询可以不关注任何键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="160"/>
+        <location filename="../../attnviz/modern_gallery.py" line="161"/>
         <source>A learned sink: each head's own logit joins every row's softmax and takes its share (the last column) — weight a query may put nowhere</source>
         <translation>学到的汇聚：每个头自己的对数几率加入每一行的 softmax 并分走一份（最后一列）——查询可以不放在任何键上的权重</translation>
     </message>
@@ -918,7 +918,7 @@
         <translation>翻译模型在读取的步骤之前输入两次运行的目标词元（`none`：第一步；其他模型总是 `none`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="673"/>
+        <location filename="../../attnviz/gallery.py" line="674"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
     </message>
@@ -959,12 +959,12 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="644"/>
+        <location filename="../../attnviz/gallery.py" line="645"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="269"/>
+        <location filename="../../attnviz/gallery.py" line="270"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -1011,8 +1011,8 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="469"/>
-        <location filename="../../attnviz/figures/attention.py" line="222"/>
+        <location filename="../../attnviz/commands/export.py" line="472"/>
+        <location filename="../../attnviz/figures/attention.py" line="236"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
@@ -1087,7 +1087,7 @@
         <translation>短靴</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="496"/>
+        <location filename="../../attnviz/core/layout.py" line="511"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -1138,7 +1138,7 @@
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="510"/>
+        <location filename="../../attnviz/gallery.py" line="511"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
@@ -1153,12 +1153,12 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="621"/>
+        <location filename="../../attnviz/gallery.py" line="622"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="112"/>
+        <location filename="../../attnviz/gallery.py" line="113"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
@@ -1183,12 +1183,12 @@
         <translation>个注意力层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="516"/>
+        <location filename="../../attnviz/core/layout.py" line="531"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="515"/>
+        <location filename="../../attnviz/core/layout.py" line="530"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -1243,13 +1243,13 @@
         <translation>注意力展开，编码器{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="399"/>
+        <location filename="../../attnviz/core/layout.py" line="406"/>
         <source>Attention rollout, prompt {layers} (heads averaged, + I for the residual)</source>
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="512"/>
-        <location filename="../../attnviz/core/layout.py" line="620"/>
+        <location filename="../../attnviz/core/layout.py" line="527"/>
+        <location filename="../../attnviz/core/layout.py" line="635"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -1260,7 +1260,7 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="530"/>
+        <location filename="../../attnviz/gallery.py" line="531"/>
         <source>attention spread evenly ({px:.1f} px)</source>
         <translation>注意力均匀分布（{px:.1f} 像素）</translation>
     </message>
@@ -1280,7 +1280,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="502"/>
+        <location filename="../../attnviz/gallery.py" line="503"/>
         <source>attention, layer {layer}</source>
         <translation>注意力，第 {layer} 层</translation>
     </message>
@@ -1342,7 +1342,7 @@
         <translation>attnviz 只支持 {languages}；不支持 {code}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="320"/>
+        <location filename="../../attnviz/gallery.py" line="321"/>
         <source>attnviz train: linear warm-up, cosine decay (same peak)</source>
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
@@ -1357,7 +1357,7 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="242"/>
+        <location filename="../../attnviz/commands/processes.py" line="243"/>
         <source>attnviz {command}: waiting for machine 0 at {address} (at most {seconds:g} s, {env})</source>
         <translation>attnviz {command}：正在等待位于 {address} 的 0 号机器（最多 {seconds:g} 秒，{env}）</translation>
     </message>
@@ -1372,22 +1372,22 @@
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="253"/>
+        <location filename="../../attnviz/commands/processes.py" line="254"/>
         <source>attnviz: error: machine 0 did not come to the rendezvous at {address} in {seconds:g} s ({env}): start the same command there with --node-rank 0; nothing was written</source>
         <translation>attnviz：错误：0 号机器在 {seconds:g} 秒内未到达 {address} 的会合点（{env}）：请在那里以 --node-rank 0 运行同一条命令；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="403"/>
+        <location filename="../../attnviz/commands/processes.py" line="404"/>
         <source>attnviz: error: machine {node} was started with other options than this one ({differences}): every machine runs the same command, only --node-rank differs; the job stopped, nothing was written</source>
         <translation>attnviz：错误：机器 {node} 启动时的选项与本机不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同；作业已停止，未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="449"/>
+        <location filename="../../attnviz/commands/processes.py" line="450"/>
         <source>attnviz: error: process {rank} of {world} (pid {pid}) was killed by {signal}{oom}: the job stopped; nothing was written</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank}（pid {pid}）被 {signal} 终止{oom}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="460"/>
+        <location filename="../../attnviz/commands/processes.py" line="461"/>
         <source>attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank} 以退出码 {code} 结束；作业已停止</translation>
     </message>
@@ -1411,7 +1411,7 @@
         <translation>attnviz：错误：{why}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="529"/>
+        <location filename="../../attnviz/commands/export.py" line="532"/>
         <source>attnviz: flip-book of {count:,} snapshots: drawn {percent} %</source>
         <translation>attnviz：{count:,} 个快照的翻页动画：已绘制 {percent}%</translation>
     </message>
@@ -1434,8 +1434,8 @@
         <translation>attnviz：已中断；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="490"/>
-        <location filename="../../attnviz/commands/export.py" line="547"/>
+        <location filename="../../attnviz/commands/export.py" line="493"/>
+        <location filename="../../attnviz/commands/export.py" line="550"/>
         <source>attnviz: note: {notice}</source>
         <translation>attnviz：提示：{notice}</translation>
     </message>
@@ -1460,7 +1460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="748"/>
+        <location filename="../../attnviz/gallery.py" line="761"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1527,22 +1527,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="625"/>
+        <location filename="../../attnviz/gallery.py" line="626"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="135"/>
+        <location filename="../../attnviz/gallery.py" line="136"/>
         <source>average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="626"/>
+        <location filename="../../attnviz/gallery.py" line="627"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="134"/>
+        <location filename="../../attnviz/gallery.py" line="135"/>
         <source>Average pooling: every prediction is the mean of the training y</source>
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
@@ -1568,22 +1568,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="436"/>
+        <location filename="../../attnviz/gallery.py" line="437"/>
         <source>Bahdanau attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="647"/>
+        <location filename="../../attnviz/gallery.py" line="648"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="440"/>
+        <location filename="../../attnviz/gallery.py" line="441"/>
         <source>Bahdanau model</source>
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="649"/>
+        <location filename="../../attnviz/gallery.py" line="650"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1608,8 +1608,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="221"/>
-        <location filename="../../attnviz/gallery.py" line="232"/>
+        <location filename="../../attnviz/gallery.py" line="222"/>
+        <location filename="../../attnviz/gallery.py" line="233"/>
         <source>batch</source>
         <translation>批量</translation>
     </message>
@@ -1665,7 +1665,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="94"/>
+        <location filename="../../attnviz/modern_gallery.py" line="95"/>
         <source>bidirectional window ±{half}: keys on both sides</source>
         <translation>双向窗口 ±{half}：两侧的键</translation>
     </message>
@@ -1675,22 +1675,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>双向窗口 ±{window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="361"/>
+        <location filename="../../attnviz/gallery.py" line="362"/>
         <source>billions of operations</source>
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="656"/>
+        <location filename="../../attnviz/gallery.py" line="657"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="299"/>
+        <location filename="../../attnviz/gallery.py" line="300"/>
         <source>bit</source>
         <translation>位</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="298"/>
+        <location filename="../../attnviz/gallery.py" line="299"/>
         <source>bit {n}</source>
         <translation>位 {n}</translation>
     </message>
@@ -1736,7 +1736,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="133"/>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
@@ -1892,7 +1892,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="520"/>
+        <location filename="../../attnviz/core/layout.py" line="535"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1902,7 +1902,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>外套</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="290"/>
+        <location filename="../../attnviz/gallery.py" line="291"/>
         <source>col {d}</source>
         <translation>列 {d}</translation>
     </message>
@@ -1979,7 +1979,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="643"/>
+        <location filename="../../attnviz/core/layout.py" line="658"/>
         <source>Computing layer {layer}, head {head} of {tokens} tokens…</source>
         <translation>正在计算 {tokens} 个词元的第 {layer} 层第 {head} 头…</translation>
     </message>
@@ -2027,7 +2027,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="134"/>
-        <location filename="../../attnviz/gallery.py" line="189"/>
+        <location filename="../../attnviz/gallery.py" line="190"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
@@ -2037,7 +2037,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="359"/>
+        <location filename="../../attnviz/gallery.py" line="360"/>
         <source>convolutional: k·n·d² (k = 3)</source>
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
@@ -2079,7 +2079,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="698"/>
+        <location filename="../../attnviz/gallery.py" line="700"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -2161,7 +2161,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/attention/kind.py" line="15"/>
-        <location filename="../../attnviz/core/layout.py" line="361"/>
+        <location filename="../../attnviz/core/layout.py" line="368"/>
         <source>cross-attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
@@ -2176,7 +2176,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="427"/>
+        <location filename="../../attnviz/gallery.py" line="428"/>
         <source>cross-entropy per token</source>
         <translation>每个词元的交叉熵</translation>
     </message>
@@ -2260,7 +2260,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器第 {n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="385"/>
+        <location filename="../../attnviz/core/layout.py" line="392"/>
         <source>decoder queries</source>
         <translation>解码器查询</translation>
     </message>
@@ -2270,12 +2270,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="448"/>
+        <location filename="../../attnviz/gallery.py" line="449"/>
         <source>Decoder self-attention (causal)</source>
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="550"/>
+        <location filename="../../attnviz/gallery.py" line="551"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
@@ -2354,7 +2354,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="533"/>
+        <location filename="../../attnviz/gallery.py" line="534"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
@@ -2493,22 +2493,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="452"/>
+        <location filename="../../attnviz/gallery.py" line="453"/>
         <source>Encoder–decoder attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="468"/>
+        <location filename="../../attnviz/gallery.py" line="469"/>
         <source>Encoder–decoder vs decoder-only on the same sentence</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="669"/>
+        <location filename="../../attnviz/gallery.py" line="670"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="283"/>
+        <location filename="../../attnviz/gallery.py" line="284"/>
         <source>encoding dimension</source>
         <translation>编码维度</translation>
     </message>
@@ -2524,7 +2524,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="351"/>
+        <location filename="../../attnviz/gallery.py" line="352"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
     </message>
@@ -2539,9 +2539,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>Epanechnikov</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="431"/>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>epoch</source>
         <translation>迭代周期</translation>
     </message>
@@ -2871,7 +2871,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="522"/>
+        <location filename="../../attnviz/core/layout.py" line="537"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2935,12 +2935,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="686"/>
+        <location filename="../../attnviz/gallery.py" line="688"/>
         <source>Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, ModernBERT's local one): a window bounds what a layer reads, and its cost</source>
         <translation>完整掩码、滑动窗口掩码和双向窗口掩码（Gemma 3 的全局层与局部层、ModernBERT 的局部层）：窗口限定一层能读到的键，也限定其计算量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>Gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -2975,7 +2975,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="90"/>
+        <location filename="../../attnviz/modern_gallery.py" line="91"/>
         <source>global layer: every earlier key</source>
         <translation>全局层：之前的所有键</translation>
     </message>
@@ -3000,12 +3000,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="688"/>
+        <location filename="../../attnviz/gallery.py" line="690"/>
         <source>Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the cache of keys is smaller</source>
         <translation>分组查询注意力（Qwen3、Llama 3）：多个查询头共享键/值头，键的缓存因此更小</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="108"/>
+        <location filename="../../attnviz/modern_gallery.py" line="109"/>
         <source>Grouped-query attention: 4 query heads share 2 key/value heads (heads 1–2 read the same keys, 3–4 the other ones)</source>
         <translation>分组查询注意力：4 个查询头共享 2 个键/值头（第 1–2 个头读同一组键，第 3–4 个读另一组）</translation>
     </message>
@@ -3045,7 +3045,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="225"/>
+        <location filename="../../attnviz/figures/attention.py" line="239"/>
         <location filename="../../attnviz/figures/image.py" line="122"/>
         <location filename="../../attnviz/gui/panels/image.py" line="300"/>
         <source>head {head}</source>
@@ -3232,7 +3232,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缓存中：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="606"/>
+        <location filename="../../attnviz/gallery.py" line="607"/>
         <source>In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure.</source>
         <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
     </message>
@@ -3389,12 +3389,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="191"/>
+        <location filename="../../attnviz/gallery.py" line="192"/>
         <source>Kernels K(u) as functions of the distance u = (x − xᵢ)/h</source>
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="638"/>
+        <location filename="../../attnviz/gallery.py" line="639"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -3404,7 +3404,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>key width d</source>
         <translation>键的维度 d</translation>
     </message>
@@ -3436,7 +3436,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="621"/>
+        <location filename="../../attnviz/core/layout.py" line="636"/>
         <source>keys ([CLS] and the patches)</source>
         <translation>键（[CLS] 和图像块）</translation>
     </message>
@@ -3446,7 +3446,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键（输入词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="415"/>
+        <location filename="../../attnviz/gallery.py" line="416"/>
         <source>keys (source tokens)</source>
         <translation>键（源词元）</translation>
     </message>
@@ -3498,14 +3498,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="675"/>
-        <location filename="../../attnviz/figures/attention.py" line="224"/>
+        <location filename="../../attnviz/core/layout.py" line="690"/>
+        <location filename="../../attnviz/figures/attention.py" line="238"/>
         <location filename="../../attnviz/figures/image.py" line="258"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="469"/>
+        <location filename="../../attnviz/commands/export.py" line="472"/>
         <location filename="../../attnviz/core/learning/history.py" line="24"/>
         <location filename="../../attnviz/figures/attention.py" line="80"/>
         <source>layer {layer} · head {head}</source>
@@ -3547,13 +3547,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="675"/>
+        <location filename="../../attnviz/core/layout.py" line="690"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="513"/>
-        <location filename="../../attnviz/core/layout.py" line="622"/>
+        <location filename="../../attnviz/core/layout.py" line="528"/>
+        <location filename="../../attnviz/core/layout.py" line="637"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -3590,33 +3590,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>已学会：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="681"/>
+        <location filename="../../attnviz/gallery.py" line="682"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="682"/>
+        <location filename="../../attnviz/gallery.py" line="683"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="684"/>
+        <location filename="../../attnviz/gallery.py" line="685"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="683"/>
+        <location filename="../../attnviz/gallery.py" line="684"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
-        <location filename="../../attnviz/gallery.py" line="696"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
+        <location filename="../../attnviz/gallery.py" line="698"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -3667,7 +3667,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="135"/>
+        <location filename="../../attnviz/modern_gallery.py" line="136"/>
         <source>length of head 1's query</source>
         <translation>第 1 个头的查询长度</translation>
     </message>
@@ -3769,13 +3769,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="692"/>
+        <location filename="../../attnviz/gallery.py" line="694"/>
         <source>Logit soft-capping (Gemma 2): scores squashed by tanh so no key can take the whole row</source>
         <translation>对数几率软截顶（Gemma 2）：用 tanh 压缩评分，任何一个键都无法独占整行</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="77"/>
-        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
@@ -3800,7 +3800,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>m_corrupt：损坏输入上的同一量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="220"/>
+        <location filename="../../attnviz/commands/processes.py" line="221"/>
         <source>machine {node} was started with other options than machine 0 ({differences}): every machine runs the same command, only --node-rank differs</source>
         <translation>机器 {node} 启动时的选项与 0 号机器不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同</translation>
     </message>
@@ -3847,7 +3847,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按需计算的图适用于 Hugging Face 仅解码器、仅编码器和编码器－解码器文件夹；{name} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="600"/>
+        <location filename="../../attnviz/core/layout.py" line="615"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3868,22 +3868,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="232"/>
+        <location filename="../../attnviz/gallery.py" line="233"/>
         <source>Masked softmax with a valid length per query (2-D valid lengths)</source>
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="642"/>
+        <location filename="../../attnviz/gallery.py" line="643"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="641"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="221"/>
+        <location filename="../../attnviz/gallery.py" line="222"/>
         <source>Masked softmax: two sequences, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作：两个序列，有效长度为 2 和 3</translation>
     </message>
@@ -3904,12 +3904,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="677"/>
+        <location filename="../../attnviz/gallery.py" line="678"/>
         <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
         <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gallery.py" line="533"/>
         <source>Mean attention distance by depth, over the {count} sample images</source>
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
@@ -4078,7 +4078,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="575"/>
+        <location filename="../../attnviz/gallery.py" line="576"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -4120,12 +4120,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="650"/>
+        <location filename="../../attnviz/gallery.py" line="651"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="444"/>
+        <location filename="../../attnviz/gallery.py" line="445"/>
         <source>Multi-head self-attention</source>
         <translation>多头自注意力</translation>
     </message>
@@ -4145,7 +4145,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="623"/>
+        <location filename="../../attnviz/gallery.py" line="624"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -4181,12 +4181,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="720"/>
+        <location filename="../../attnviz/gallery.py" line="733"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="147"/>
+        <location filename="../../attnviz/modern_gallery.py" line="148"/>
         <source>no cap: s</source>
         <translation>不截顶：s</translation>
     </message>
@@ -4300,22 +4300,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="141"/>
+        <location filename="../../attnviz/gallery.py" line="142"/>
         <source>Non-parametric attention pooling (Gaussian kernel, h = 1)</source>
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="628"/>
+        <location filename="../../attnviz/gallery.py" line="629"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="630"/>
+        <location filename="../../attnviz/gallery.py" line="631"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="148"/>
+        <location filename="../../attnviz/gallery.py" line="149"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
@@ -4365,7 +4365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="641"/>
+        <location filename="../../attnviz/core/layout.py" line="656"/>
         <source>Not at this length: {tokens} tokens. An input this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
         <translation>此长度下不显示：{tokens} 个词元。如此长的输入只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
@@ -4411,7 +4411,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="299"/>
+        <location filename="../../attnviz/gallery.py" line="300"/>
         <source>number</source>
         <translation>数</translation>
     </message>
@@ -4471,7 +4471,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="528"/>
+        <location filename="../../attnviz/gallery.py" line="529"/>
         <source>one head</source>
         <translation>一个头</translation>
     </message>
@@ -4541,7 +4541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="411"/>
+        <location filename="../../attnviz/gallery.py" line="412"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
@@ -4662,7 +4662,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>改为打开内置模型 {name}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="360"/>
+        <location filename="../../attnviz/gallery.py" line="361"/>
         <source>Operations per layer as the sequence grows (d = 512; Table 1 of the paper)</source>
         <translation>每层运算量随序列增长的变化（d = 512；论文表 1）</translation>
     </message>
@@ -4753,7 +4753,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文 {where}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="319"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
         <source>paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)</source>
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
@@ -4784,28 +4784,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="172"/>
+        <location filename="../../attnviz/gallery.py" line="173"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="634"/>
+        <location filename="../../attnviz/gallery.py" line="635"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="632"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
+        <location filename="../../attnviz/gallery.py" line="633"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="636"/>
+        <location filename="../../attnviz/gallery.py" line="637"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="181"/>
+        <location filename="../../attnviz/gallery.py" line="182"/>
         <source>Parametric pooling weights: sharper than the non-parametric ones</source>
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
@@ -4892,7 +4892,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="304"/>
+        <location filename="../../attnviz/gallery.py" line="305"/>
         <source>PE · PEᵀ: nearby positions have similar encodings</source>
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
@@ -4997,38 +4997,38 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="541"/>
+        <location filename="../../attnviz/gallery.py" line="542"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="659"/>
+        <location filename="../../attnviz/gallery.py" line="660"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="654"/>
+        <location filename="../../attnviz/gallery.py" line="655"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="655"/>
+        <location filename="../../attnviz/gallery.py" line="656"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>Positional encoding: dimensions 6–9 over positions</source>
         <translation>位置编码：第 6–9 维随位置的变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="282"/>
+        <location filename="../../attnviz/gallery.py" line="283"/>
         <source>Positional encoding: {positions} positions × {dimensions} dimensions</source>
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="402"/>
-        <location filename="../../attnviz/core/layout.py" line="517"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
+        <location filename="../../attnviz/core/layout.py" line="532"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -5048,8 +5048,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="142"/>
-        <location filename="../../attnviz/gallery.py" line="173"/>
+        <location filename="../../attnviz/gallery.py" line="143"/>
+        <location filename="../../attnviz/gallery.py" line="174"/>
         <source>prediction</source>
         <translation>预测</translation>
     </message>
@@ -5065,7 +5065,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="522"/>
+        <location filename="../../attnviz/core/layout.py" line="537"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -5125,22 +5125,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>{world} 个进程中的进程 {rank} 已停止：{why}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="400"/>
+        <location filename="../../attnviz/core/layout.py" line="407"/>
         <source>prompt layers 1–{n}</source>
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="496"/>
+        <location filename="../../attnviz/core/layout.py" line="511"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="403"/>
+        <location filename="../../attnviz/core/layout.py" line="410"/>
         <source>Prompt | answer causal mask</source>
         <translation>提示词 | 回答的因果掩蔽</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="402"/>
+        <location filename="../../attnviz/core/layout.py" line="409"/>
         <source>Prompt | answer causal mask, step {step}</source>
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
@@ -5171,29 +5171,29 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="197"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="207"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="690"/>
+        <location filename="../../attnviz/gallery.py" line="692"/>
         <source>QK-norm (Qwen3, Gemma 3, OLMo 2): queries and keys normalised before RoPE keep scores bounded and training stable</source>
         <translation>QK 归一化（Qwen3、Gemma 3、OLMo 2）：在 RoPE 之前对查询和键做归一化，使评分有界、训练稳定</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="134"/>
+        <location filename="../../attnviz/modern_gallery.py" line="135"/>
         <source>QK-norm: every query (and key) rescaled to one length before RoPE, so no score can grow without bound</source>
         <translation>QK 归一化：每个查询（和键）在 RoPE 之前缩放到同一长度，评分因此不会无限增长</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="177"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="491"/>
+        <location filename="../../attnviz/gallery.py" line="492"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="621"/>
+        <location filename="../../attnviz/core/layout.py" line="636"/>
         <source>queries ([CLS] and the patches)</source>
         <translation>查询（[CLS] 和图像块）</translation>
     </message>
@@ -5203,12 +5203,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="513"/>
+        <location filename="../../attnviz/core/layout.py" line="528"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="400"/>
+        <location filename="../../attnviz/core/layout.py" line="407"/>
         <source>queries (prompt positions)</source>
         <translation>查询（提示词位置）</translation>
     </message>
@@ -5228,27 +5228,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询、键和值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="262"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="355"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="359"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f} (masked)</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}（已掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/attention.py" line="358"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="362"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: weight {weight:.4f}, score {score:.3f}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：权重 {weight:.4f}，评分 {score:.3f}</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="347"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="355"/>
         <source>query &lt;b&gt;{query}&lt;/b&gt; → key &lt;b&gt;{key}&lt;/b&gt;: {name} {value:.4f}{masked}</source>
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="105"/>
+        <location filename="../../attnviz/modern_gallery.py" line="106"/>
         <source>query head {head} · key/value head {group}</source>
         <translation>第 {head} 个查询头 · 第 {group} 个键/值头</translation>
     </message>
@@ -5263,8 +5264,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {x:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="208"/>
-        <location filename="../../attnviz/gallery.py" line="208"/>
+        <location filename="../../attnviz/gallery.py" line="209"/>
+        <location filename="../../attnviz/gallery.py" line="209"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="41"/>
         <source>query {n}</source>
         <translation>第 {n} 个查询</translation>
@@ -5275,7 +5276,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {step} 步的查询“{query}”。{note}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="405"/>
+        <location filename="../../attnviz/core/layout.py" line="412"/>
         <source>Query “{query}” at step {step}. {note} Its keys are the English and the answer so far: a decoder-only model has one self-attention.</source>
         <translation>第 {step} 步的查询“{query}”。{note}它的键是英语句子及目前为止的回答：仅解码器模型只有一种自注意力。</translation>
     </message>
@@ -5341,7 +5342,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
         <source>raw score q·k / √d</source>
         <translation>原始评分 q·k / √d</translation>
     </message>
@@ -5402,7 +5403,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>记录注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="358"/>
+        <location filename="../../attnviz/gallery.py" line="359"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
     </message>
@@ -5427,7 +5428,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="749"/>
+        <location filename="../../attnviz/gallery.py" line="762"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -5495,12 +5496,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>圆环</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -5510,7 +5511,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="510"/>
+        <location filename="../../attnviz/gallery.py" line="511"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
@@ -5526,12 +5527,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开（不加残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="502"/>
+        <location filename="../../attnviz/gallery.py" line="503"/>
         <source>rollout after layer {layer}</source>
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="599"/>
+        <location filename="../../attnviz/core/layout.py" line="614"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -5561,7 +5562,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 基数 {base:,.0f}，{scaling} 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="274"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="284"/>
         <source>RoPE_m({projection}), m = {row}: rotated by its position (base {base:,.0f})</source>
         <translation>RoPE_m({projection})，m = {row}：按其位置旋转（基数 {base:,.0f}）</translation>
     </message>
@@ -5571,7 +5572,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>旋转（RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>row (position)</source>
         <translation>行（位置）</translation>
     </message>
@@ -5596,7 +5597,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="307"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="317"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -5646,12 +5647,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="645"/>
+        <location filename="../../attnviz/gallery.py" line="646"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="273"/>
+        <location filename="../../attnviz/gallery.py" line="274"/>
         <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -5700,7 +5701,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
         <source>score the softmax reads</source>
         <translation>softmax 读到的评分</translation>
     </message>
@@ -5760,19 +5761,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="545"/>
-        <location filename="../../attnviz/core/layout.py" line="511"/>
-        <location filename="../../attnviz/core/layout.py" line="619"/>
+        <location filename="../../attnviz/core/layout.py" line="560"/>
+        <location filename="../../attnviz/core/layout.py" line="526"/>
+        <location filename="../../attnviz/core/layout.py" line="634"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="409"/>
+        <location filename="../../attnviz/core/layout.py" line="416"/>
         <source>self-attention (prompt + answer)</source>
         <translation>自注意力（提示词 + 回答）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="408"/>
+        <location filename="../../attnviz/core/layout.py" line="415"/>
         <source>self-attention (prompt)</source>
         <translation>自注意力（提示词）</translation>
     </message>
@@ -5783,7 +5784,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力和位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="357"/>
+        <location filename="../../attnviz/gallery.py" line="358"/>
         <source>self-attention: n²·d</source>
         <translation>自注意力：n²·d</translation>
     </message>
@@ -5818,13 +5819,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="361"/>
+        <location filename="../../attnviz/gallery.py" line="362"/>
         <source>sequence length n</source>
         <translation>序列长度 n</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="212"/>
-        <location filename="../../attnviz/gallery.py" line="212"/>
+        <location filename="../../attnviz/gallery.py" line="213"/>
+        <location filename="../../attnviz/gallery.py" line="213"/>
         <source>sequence {n}</source>
         <translation>序列 {n}</translation>
     </message>
@@ -6045,7 +6046,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>滑动窗口 {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="92"/>
+        <location filename="../../attnviz/modern_gallery.py" line="93"/>
         <source>sliding window {window}: the last {window} keys</source>
         <translation>滑动窗口 {window}：最近的 {window} 个键</translation>
     </message>
@@ -6070,17 +6071,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>运动鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="149"/>
+        <location filename="../../attnviz/modern_gallery.py" line="150"/>
         <source>Soft-capping: a score s becomes {cap:g}·tanh(s / {cap:g}), never beyond ±{cap:g}</source>
         <translation>软截顶：评分 s 变为 {cap:g}·tanh(s / {cap:g})，绝不超出 ±{cap:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="347"/>
+        <location filename="../../attnviz/gallery.py" line="348"/>
         <source>softmax entropy, q·k</source>
         <translation>softmax 的熵，q·k</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="348"/>
+        <location filename="../../attnviz/gallery.py" line="349"/>
         <source>softmax entropy, q·k / √d</source>
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
@@ -6100,7 +6101,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>排序 — 一个置换</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="382"/>
+        <location filename="../../attnviz/core/layout.py" line="389"/>
         <source>Source attribution at step {step}: decoder layer {layer} cross-attention (heads averaged) × encoder rollout, {layers}</source>
         <translation>第 {step} 步的源归因：解码器第 {layer} 层的编码器－解码器注意力（各头平均）× 编码器注意力展开，{layers}</translation>
     </message>
@@ -6115,7 +6116,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="385"/>
+        <location filename="../../attnviz/core/layout.py" line="392"/>
         <location filename="../../attnviz/figures/beam_tree.py" line="93"/>
         <location filename="../../attnviz/figures/explain.py" line="47"/>
         <source>source tokens</source>
@@ -6127,27 +6128,27 @@ Install them with:  sudo apt-get install {packages}
         <translation>一次解码的源词元数，按束计（默认：每批 256 个句子）；设备内存不足时减半</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="409"/>
+        <location filename="../../attnviz/core/layout.py" line="416"/>
         <source>source view</source>
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="473"/>
+        <location filename="../../attnviz/core/layout.py" line="488"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="401"/>
+        <location filename="../../attnviz/core/layout.py" line="408"/>
         <source>source view after layers 1–{n}</source>
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="494"/>
+        <location filename="../../attnviz/core/layout.py" line="509"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="428"/>
+        <location filename="../../attnviz/core/layout.py" line="435"/>
         <source>Source view: the answer's self-attention weights on the prompt, not renormalised: a row sums to the prompt's share (the rest is on the answer).</source>
         <translation>源视图（source view）：回答对提示词的自注意力权重，未重新归一化：每行之和为提示词所占的份额（其余在回答上）。</translation>
     </message>
@@ -6462,8 +6463,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="150"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="151"/>
+        <location filename="../../attnviz/gallery.py" line="184"/>
         <source>test x (sorted)</source>
         <translation>测试 x（已排序）</translation>
     </message>
@@ -6523,7 +6524,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力机制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="202"/>
+        <location filename="../../attnviz/gallery.py" line="203"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
@@ -6549,7 +6550,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其输出被修补的块，从 1 起（Transformer 的编码器；其他模型的唯一一叠）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="748"/>
+        <location filename="../../attnviz/gallery.py" line="761"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -6624,7 +6625,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="639"/>
+        <location filename="../../attnviz/gallery.py" line="640"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -6757,7 +6758,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头，从 1 起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="604"/>
+        <location filename="../../attnviz/gallery.py" line="605"/>
         <source>The Image dock shows one layer at a time: change its layer, or Show ▸ rollout.</source>
         <translation>图像面板一次显示一层：可换层，或在“显示”中选择注意力展开。</translation>
     </message>
@@ -6843,7 +6844,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="529"/>
+        <location filename="../../attnviz/gallery.py" line="530"/>
         <source>the layer's mean</source>
         <translation>该层平均</translation>
     </message>
@@ -6862,7 +6863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="517"/>
+        <location filename="../../attnviz/core/layout.py" line="532"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -6877,7 +6878,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用手册，每个主题一页，在网页浏览器中打开（离线）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="514"/>
+        <location filename="../../attnviz/core/layout.py" line="529"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -6977,7 +6978,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型自己的名称：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="148"/>
+        <location filename="../../attnviz/modern_gallery.py" line="149"/>
         <source>the model's scores</source>
         <translation>模型的评分</translation>
     </message>
@@ -7073,7 +7074,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>探针输入 {text!r} 不是 {name} 任务的输入（例如 {example!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="404"/>
+        <location filename="../../attnviz/core/layout.py" line="411"/>
         <source>the prompt of this {kind}</source>
         <translation>此 {kind} 的提示词</translation>
     </message>
@@ -7098,7 +7099,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="652"/>
+        <location filename="../../attnviz/gallery.py" line="653"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -7108,7 +7109,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="214"/>
+        <location filename="../../attnviz/commands/processes.py" line="215"/>
         <source>the rendezvous holds no options of machine 0 ({error}): is it attnviz's?</source>
         <translation>会合点没有 0 号机器的选项（{error}）：它是 attnviz 的吗？</translation>
     </message>
@@ -7158,7 +7159,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="518"/>
+        <location filename="../../attnviz/core/layout.py" line="533"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
@@ -7383,12 +7384,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="602"/>
+        <location filename="../../attnviz/gallery.py" line="603"/>
         <source>The window shows one head at a time: the figure averages the heads.</source>
         <translation>窗口一次显示一个头：这张图是各头的平均。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="610"/>
+        <location filename="../../attnviz/gallery.py" line="611"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -7542,7 +7543,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="307"/>
-        <location filename="../../attnviz/core/layout.py" line="328"/>
+        <location filename="../../attnviz/core/layout.py" line="335"/>
         <source>this model has no decoder self-attention</source>
         <translation>此模型没有解码器自注意力</translation>
     </message>
@@ -7563,14 +7564,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="565"/>
-        <location filename="../../attnviz/core/layout.py" line="573"/>
-        <location filename="../../attnviz/core/layout.py" line="445"/>
+        <location filename="../../attnviz/core/layout.py" line="580"/>
+        <location filename="../../attnviz/core/layout.py" line="588"/>
+        <location filename="../../attnviz/core/layout.py" line="460"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="712"/>
+        <location filename="../../attnviz/core/layout.py" line="727"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -7630,7 +7631,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="600"/>
+        <location filename="../../attnviz/core/layout.py" line="615"/>
         <location filename="../../attnviz/figures/explain.py" line="87"/>
         <location filename="../../attnviz/figures/explain.py" line="86"/>
         <source>tokens</source>
@@ -7698,7 +7699,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见用户指南“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="576"/>
+        <location filename="../../attnviz/gallery.py" line="577"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -7708,7 +7709,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="128"/>
+        <location filename="../../attnviz/gallery.py" line="129"/>
         <source>Training data and the true function</source>
         <translation>训练数据与真实函数</translation>
     </message>
@@ -7740,8 +7741,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="76"/>
-        <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="425"/>
+        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="426"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
@@ -7752,7 +7753,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gallery.py" line="122"/>
+        <location filename="../../attnviz/gallery.py" line="123"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>training points</source>
         <translation>训练样本</translation>
@@ -7763,7 +7764,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练已继续。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
         <source>training step</source>
         <translation>训练步数</translation>
     </message>
@@ -7789,8 +7790,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="150"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="151"/>
+        <location filename="../../attnviz/gallery.py" line="184"/>
         <source>training x (sorted)</source>
         <translation>训练 x（已排序）</translation>
     </message>
@@ -7815,12 +7816,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="663"/>
+        <location filename="../../attnviz/gallery.py" line="664"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="661"/>
+        <location filename="../../attnviz/gallery.py" line="662"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -7830,12 +7831,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="666"/>
+        <location filename="../../attnviz/gallery.py" line="667"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="668"/>
+        <location filename="../../attnviz/gallery.py" line="669"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -7882,7 +7883,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="154"/>
-        <location filename="../../attnviz/gallery.py" line="123"/>
+        <location filename="../../attnviz/gallery.py" line="124"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
@@ -7938,7 +7939,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>意外错误：{kind}：{error}。attnviz 仍在运行。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="349"/>
+        <location filename="../../attnviz/gallery.py" line="350"/>
         <source>uniform over 10 keys (log 10)</source>
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
@@ -7989,7 +7990,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="574"/>
+        <location filename="../../attnviz/gallery.py" line="575"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -8020,9 +8021,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {length}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="219"/>
-        <location filename="../../attnviz/gallery.py" line="262"/>
-        <location filename="../../attnviz/gallery.py" line="264"/>
+        <location filename="../../attnviz/gallery.py" line="220"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
+        <location filename="../../attnviz/gallery.py" line="265"/>
         <source>valid length {n}</source>
         <translation>有效长度 {n}</translation>
     </message>
@@ -8037,18 +8038,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="230"/>
+        <location filename="../../attnviz/gallery.py" line="231"/>
         <source>valid lengths {lengths}</source>
         <translation>有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="432"/>
-        <location filename="../../attnviz/gallery.py" line="430"/>
+        <location filename="../../attnviz/gallery.py" line="433"/>
+        <location filename="../../attnviz/gallery.py" line="431"/>
         <source>validation BLEU</source>
         <translation>验证集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -8063,7 +8064,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="490"/>
+        <location filename="../../attnviz/gallery.py" line="491"/>
         <source>ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)</source>
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
@@ -8095,7 +8096,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/heads.py" line="165"/>
         <location filename="../../attnviz/figures/panels.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/attention.py" line="348"/>
+        <location filename="../../attnviz/gui/panels/attention.py" line="356"/>
         <source>weight</source>
         <translation>权重</translation>
     </message>
@@ -8111,8 +8112,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重 {value:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="202"/>
-        <location filename="../../attnviz/gallery.py" line="264"/>
+        <location filename="../../attnviz/gallery.py" line="203"/>
+        <location filename="../../attnviz/gallery.py" line="265"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -8152,17 +8153,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>哪些头承载一种行为：在最小对上修补每个头，并附上归因修补</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="96"/>
+        <location filename="../../attnviz/modern_gallery.py" line="97"/>
         <source>Which keys a query may read: full, sliding window, bidirectional window</source>
         <translation>查询能读到哪些键：完整、滑动窗口、双向窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="697"/>
+        <location filename="../../attnviz/gallery.py" line="699"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>Why scale by √d: unscaled scores saturate the softmax as d grows</source>
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
@@ -8202,12 +8203,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="519"/>
+        <location filename="../../attnviz/core/layout.py" line="534"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="521"/>
+        <location filename="../../attnviz/core/layout.py" line="536"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -8258,8 +8259,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="209"/>
-        <location filename="../../attnviz/commands/export.py" line="316"/>
-        <location filename="../../attnviz/commands/export.py" line="431"/>
+        <location filename="../../attnviz/commands/export.py" line="319"/>
+        <location filename="../../attnviz/commands/export.py" line="434"/>
         <source>wrote {count} files into {out}</source>
         <translation>已将 {count} 个文件写入 {out}</translation>
     </message>
@@ -8394,12 +8395,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="146"/>
+        <location filename="../../attnviz/modern_gallery.py" line="147"/>
         <source>{cap:g}·tanh(s / {cap:g})</source>
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="514"/>
+        <location filename="../../attnviz/commands/export.py" line="517"/>
         <source>{checkpoint} has no training history (train it with attnviz train --task, the Train dock, or attnviz train kernel-regression)</source>
         <translation>{checkpoint} 没有训练历史（请用 attnviz train --task、训练面板或 attnviz train kernel-regression 训练它）</translation>
     </message>
@@ -8431,8 +8432,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/fill_mask.py" line="35"/>
-        <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa or attnviz's own)</source>
-        <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa 或 attnviz 自带的）</translation>
+        <source>{checkpoint}: a {kind} model does not fill masks (open an encoder-only model: BERT, DistilBERT, RoBERTa, ModernBERT or attnviz's own)</source>
+        <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa、ModernBERT 或 attnviz 自带的）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="324"/>
@@ -8541,7 +8542,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{error}。改用 {device}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="483"/>
+        <location filename="../../attnviz/commands/export.py" line="486"/>
         <location filename="../../attnviz/commands/shared.py" line="330"/>
         <location filename="../../attnviz/commands/shared.py" line="345"/>
         <source>{error}; add --force to replace them</source>
@@ -8723,12 +8724,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="587"/>
+        <location filename="../../attnviz/gallery.py" line="588"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="586"/>
+        <location filename="../../attnviz/gallery.py" line="587"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -8801,7 +8802,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="186"/>
-        <location filename="../../attnviz/commands/export.py" line="299"/>
+        <location filename="../../attnviz/commands/export.py" line="302"/>
         <location filename="../../attnviz/commands/export_images.py" line="45"/>
         <source>{model}, heads off {heads}</source>
         <translation>{model}，已关闭的头 {heads}</translation>
@@ -8812,7 +8813,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：归因修补对比修补，Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="431"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
@@ -8857,7 +8858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
@@ -9089,7 +9090,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 不能与 --task {task} 同用</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="508"/>
+        <location filename="../../attnviz/commands/export.py" line="511"/>
         <source>{option} does not go with --training (it exports the checkpoint's training history)</source>
         <translation>{option} 不能与 --training 同用（它导出检查点的训练历史）</translation>
     </message>
@@ -9114,7 +9115,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="202"/>
+        <location filename="../../attnviz/commands/processes.py" line="203"/>
         <source>{option} {here} on machine {node}, {there} on machine 0</source>
         <translation>{option} 在机器 {node} 上为 {here}，在 0 号机器上为 {there}</translation>
     </message>
@@ -9124,12 +9125,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} {number}：此模型只有 {most} 个（从 1 开始计数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="458"/>
+        <location filename="../../attnviz/commands/export.py" line="461"/>
         <source>{option} {number}: this model's {kind} has {most} head(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 个头，从 1 开始计数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="456"/>
+        <location filename="../../attnviz/commands/export.py" line="459"/>
         <source>{option} {number}: this model's {kind} has {most} layer(s), counted from 1</source>
         <translation>{option} {number}：此模型的{kind}有 {most} 层，从 1 开始计数</translation>
     </message>
@@ -9174,7 +9175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="304"/>
+        <location filename="../../attnviz/commands/processes.py" line="305"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="82"/>
         <source>{path} cannot be read: {reason}</source>
@@ -10023,7 +10024,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{problem}（请把 --arch 设得小一些）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="383"/>
+        <location filename="../../attnviz/commands/export.py" line="386"/>
         <source>{problem}: not followed without asking (open the session in the window to confirm it, or move the session beside its checkpoint)</source>
         <translation>{problem}：未经询问不会沿用该路径（请在窗口中打开会话以确认，或把会话移到其检查点旁边）</translation>
     </message>
@@ -10033,7 +10034,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="278"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="288"/>
         <source>{projection}: this layer adds no positions (no RoPE)</source>
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
@@ -10048,7 +10049,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{scale} · 最大 {largest:.3g} = 均匀分布（1/{count:,}）的 {times:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="286"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="296"/>
         <source>{score}, capped: s_j ← {cap:g}·tanh(s_j / {cap:g})</source>
         <translation>{score}，再截顶：s_j ← {cap:g}·tanh(s_j / {cap:g})</translation>
     </message>
@@ -10078,17 +10079,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{sentence}：{tokens} 个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="341"/>
+        <location filename="../../attnviz/commands/export.py" line="344"/>
         <source>{session}: its prompt of more than {cap:,} tokens is shown whole, its maps computed on demand, and never stepped: leave out {option}</source>
         <translation>{session}：其提示超过 {cap:,} 个词元，整体显示、注意力图按需计算，从不逐步解码：请去掉 {option}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="350"/>
+        <location filename="../../attnviz/commands/export.py" line="353"/>
         <source>{session}: its view shows layer {layer}, head {head}; this model has {layers} layers of {heads} heads</source>
         <translation>{session}：其视图显示第 {layer} 层第 {head} 个头；此模型有 {layers} 层，每层 {heads} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="368"/>
+        <location filename="../../attnviz/commands/export.py" line="371"/>
         <source>{session}: the heads it switches off: {error}</source>
         <translation>{session}：它关闭的头：{error}</translation>
     </message>
@@ -10103,7 +10104,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{start}…{end}（{count:,} 个字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/export.py" line="537"/>
+        <location filename="../../attnviz/commands/export.py" line="540"/>
         <source>{stem}: training</source>
         <translation>{stem}：训练过程</translation>
     </message>
@@ -10247,7 +10248,7 @@ Open the session with that checkpoint?</source>
         <translation>|j − {row}| ≤ {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
@@ -10277,7 +10278,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>α, the model's own</source>
         <translation>α，模型自身的输出</translation>
     </message>
@@ -10292,12 +10293,12 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="133"/>
+        <location filename="../../attnviz/modern_gallery.py" line="134"/>
         <source>‖q‖ after RMSNorm</source>
         <translation>RMSNorm 之后的 ‖q‖</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="132"/>
+        <location filename="../../attnviz/modern_gallery.py" line="133"/>
         <source>‖q‖ before the norm</source>
         <translation>归一化之前的 ‖q‖</translation>
     </message>

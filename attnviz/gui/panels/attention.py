@@ -351,6 +351,10 @@ class AttentionPanel(QtWidgets.QWidget):
         other = select(view.kind, view.layer, view.head, source, self.state.step, scores=not view.scores)
         weights, scores = (other, view) if view.scores else (view, other)
         weight = weights.values[row, col]
+        if col >= scores.values.shape[1]:  # (a learned sink's column, after the keys: a weight, no key's score)
+            self.readout.setText(where + tr("query <b>{query}</b> → key <b>{key}</b>: {name} {value:.4f}{masked}")
+                                 .format(query=query, key=key, name=tr("weight"), value=weight, masked=""))
+            return
         if view.masked[row, col]:
             text = tr("query <b>{query}</b> → key <b>{key}</b>: weight {weight:.4f} (masked)").format(
                 query=query, key=key, weight=weight)
