@@ -282,3 +282,32 @@ def test_attnviz_heads_over_a_folder_of_images_with_a_vision_folder(family, fold
     others = [float(r["other_specials_share"]) for r in rows]
     assert all(share > 0 for share in others) if family != "dinov2" else all(share == 0 for share in others)
     assert "mean attention distance by layer, pixels" in stdout and "over 3 images" in stdout
+
+
+@pytest.mark.parametrize("family", ["vit", "dinov2"])
+def test_a_folders_overlay_is_drawn_with_the_shipped_vits_tick_size(family, loaded, qtbot):
+    """Issue 59 §4: the Image dock scales the overlay to fit; a folder's 4 × 4 patches made a smaller figure than the
+    shipped ViT's 7 × 7 (the cells stopped at 36 px), so its tick labels were drawn twice as large. Now both pictures
+    are OVERLAY_PX on their longer side, and in the same room their labels come out the same size."""
+    from dataclasses import replace
+
+    from attnviz.core.models.image_reading import encode_image_file
+    from attnviz.figures.image import OverlayChoice, overlay
+    from attnviz.gui.panels.image import FigureCanvas
+    from attnviz.paths import MODELS_DIR, SAMPLE_IMAGES
+    from attnviz.render.figure_painter import FONT_PIXELS
+
+    sample = SAMPLE_IMAGES / "0-t-shirt-top.png"
+    tick_pixels, grids = [], []
+    for model in (load_checkpoint(MODELS_DIR / "vit.safetensors"), loaded[family]):
+        source = encode_image_file(model, sample, "cpu")
+        canvas = FigureCanvas()
+        qtbot.addWidget(canvas)
+        canvas.resize(380, 440)  # (the Image dock's picture at 1024 × 768)
+        canvas.show_figure(replace(overlay(source, OverlayChoice()), title=""))  # (as the dock shows it)
+        scale, _left, _top = canvas._placement()
+        tick_pixels.append(FONT_PIXELS * scale)
+        grids.append(source.picture.grid)
+    assert grids == [(7, 7), (SIDE // PATCH, SIDE // PATCH)]
+    shipped, folder = tick_pixels
+    assert abs(folder - shipped) <= 0.05 * shipped, f"tick labels {folder:.1f} px, the shipped ViT's {shipped:.1f}"
