@@ -295,12 +295,13 @@ class _Layout:
     title_text: str = ""  # the title as drawn: wrapped ("\n" between lines) where it is wider than the figure
 
 
-def _fonts() -> tuple[QtGui.QFont, QtGui.QFont]:
+def _fonts(pixels: int = FONT_PIXELS) -> tuple[QtGui.QFont, QtGui.QFont]:
+    """The labels' font, ``pixels`` px high, and the title's (bold, 2 px larger)."""
     font = with_cjk_fallback(QtGui.QFont())  # Chinese titles and labels: glyphs from the carried font
-    font.setPixelSize(FONT_PIXELS)
+    font.setPixelSize(pixels)
     bold = QtGui.QFont(font)
     bold.setBold(True)
-    bold.setPixelSize(FONT_PIXELS + 2)
+    bold.setPixelSize(pixels + 2)
     return font, bold
 
 
@@ -384,8 +385,9 @@ def _axis_ticks(spec: FigureSpec, cell: float,
     return row_ticks, list(col_ticks), rotate
 
 
-def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
-    """The figure's size in logical pixels at scale 1."""
+def figure_size(spec: AnyFigure, font_pixels: int = FONT_PIXELS) -> QtCore.QSizeF:
+    """The figure's size in logical pixels at scale 1; a lone heatmap's with its text ``font_pixels`` px high (the
+    window's picture of one, scaled to fit, keeps its text at the window's size: gui/panels/image.py)."""
     if isinstance(spec, LineSpec):
         return line_size(spec, *_fonts())
     if isinstance(spec, TreeSpec):
@@ -394,14 +396,16 @@ def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     if isinstance(spec, StackSpec):
         sizes = [figure_size(part) for part in spec.parts]
         return QtCore.QSizeF(max((s.width() for s in sizes), default=0.0), sum(s.height() for s in sizes))
-    layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
+    layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts(font_pixels))
     return QtCore.QSizeF(layout.width, layout.height)
 
 
-def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False) -> None:
+def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False,
+                 font_pixels: int = FONT_PIXELS) -> None:
     """Paint ``spec`` at the painter's origin, in logical pixels (scale the painter for resolution).
 
     vector: draw each cell as a rectangle (SVG/PDF) instead of one scaled image (PNG, clipboard).
+    font_pixels: a lone heatmap's text size (:func:`figure_size`'s).
     """
     if isinstance(spec, GridSpec):
         _paint_grid(painter, spec, vector)
@@ -416,6 +420,8 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     if isinstance(spec, TreeSpec):
         paint_tree(painter, spec, font, bold)
         return
+    if font_pixels != FONT_PIXELS:
+        font, bold = _fonts(font_pixels)
     layout = _layout(spec, font, bold)
     rows, cols = spec.values.shape
     painter.save()
@@ -743,11 +749,12 @@ def paint_tree(painter: QtGui.QPainter, spec: TreeSpec, font: QtGui.QFont, bold:
     painter.restore()
 
 
-def cell_at(spec: AnyFigure, x: float, y: float) -> tuple[int, int, int] | None:
-    """The cell under point (x, y) of ``spec`` painted at scale 1 (:func:`paint_figure`): (panel, row, column) —
-    panel 0 for a lone heatmap, a GridSpec's panel index otherwise — or None off every cell grid."""
+def cell_at(spec: AnyFigure, x: float, y: float, font_pixels: int = FONT_PIXELS) -> tuple[int, int, int] | None:
+    """The cell under point (x, y) of ``spec`` painted at scale 1 (:func:`paint_figure`, a lone heatmap's text
+    ``font_pixels`` high): (panel, row, column) — panel 0 for a lone heatmap, a GridSpec's panel index otherwise — or
+    None off every cell grid."""
     if isinstance(spec, FigureSpec):
-        return _cell_in(spec, _layout(spec, *_fonts()), x, y, 0)
+        return _cell_in(spec, _layout(spec, *_fonts(font_pixels)), x, y, 0)
     if isinstance(spec, GridSpec) and spec.panels:
         layout = _grid_layout(spec)
         col = math.floor((x - layout.origin.x()) / max(layout.panel.width(), 1e-9))

@@ -29,11 +29,12 @@ from attnviz.figures.image import (
 from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure, bar_ticks, tick_text
 from attnviz.gui.heatmap_layout import BAR_GAP, BAR_TEXT_SLACK, BAR_WIDTH
 from attnviz.i18n import tr
-from attnviz.render.figure_painter import cell_at, figure_size, paint_colour_bar, paint_figure
+from attnviz.render.figure_painter import FONT_PIXELS, cell_at, figure_size, paint_colour_bar, paint_figure
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.images import SAMPLE_NAMES, sample_images, sample_name
 
 TOP_SHOWN = 5
+MIN_FONT_PIXELS, MAX_FONT_PIXELS = 6, 96  # a lone heatmap's text size before scaling, px (FigureCanvas)
 
 
 def classes_note(labels: tuple[str, ...]) -> str:
@@ -60,9 +61,11 @@ class FigureCanvas(QtWidgets.QWidget):
     one-line title were drawn ~50 px wide with ~5-px titles in a narrow dock). The figure itself, what Export
     writes, is unchanged.
 
-    Unless reflowed, a grid's shared colour bar is drawn beside the scaled panels in the widget's own font, as a
-    heatmap's is (scaled with the sixteen overlays of All heads, its values were ~6 px high); a reflowed grid keeps
-    it in the figure, its room going to the overlays."""
+    A lone heatmap (an overlay) is laid out with its text as large as the widget's font once scaled (its labels were
+    as large as the room allowed: a Hugging Face folder's overlay beside no class list drew them twice the shipped
+    ViT's size). Unless reflowed, a grid's shared colour bar is drawn beside the scaled panels in the widget's own
+    font, as a heatmap's is (scaled with the sixteen overlays of All heads, its values were ~6 px high); a reflowed
+    grid keeps it in the figure, its room going to the overlays."""
 
     clicked = QtCore.Signal(int, int, int)  # (panel, row, column) of the cell clicked
 
@@ -140,15 +143,39 @@ class FigureCanvas(QtWidgets.QWidget):
 
     def _placement(self) -> tuple[float, float, float]:
         """(scale, left, top) of the figure as painted, under a reflowed grid's title."""
+        scale, left, top, _pixels = self._placed()
+        return scale, left, top
+
+    def font_pixels(self) -> int:
+        """The text size the figure is laid out in, px before scaling (:func:`label_pixels` once scaled)."""
+        return self._placed()[3]
+
+    def label_pixels(self) -> float:
+        """How high the figure's labels are drawn on screen, px."""
+        scale, _left, _top, pixels = self._placed()
+        return pixels * scale
+
+    def _placed(self) -> tuple[float, float, float, int]:
+        """(scale, left, top, text px before scaling) of the figure as painted. A lone heatmap's text size is chosen
+        so that, scaled to fit, its labels come out as high as the widget's font (two or three tries: a larger text
+        takes more room, which scales the figure down a little); other figures keep the export's."""
         shown = self.shown_figure()
         assert shown is not None
         above = self.title_rect().bottom()
-        height = max(self.height() - above, 1.0)
-        size = figure_size(shown)
-        bar_room = self._bar_room()
-        scale = min(max(self.width() - bar_room, 1.0) / max(size.width(), 1.0), height / max(size.height(), 1.0))
-        left = (self.width() - size.width() * scale - bar_room) / 2
-        return scale, left, above + (height - size.height() * scale) / 2
+        width, height = max(self.width() - self._bar_room(), 1.0), max(self.height() - above, 1.0)
+        wanted = QtGui.QFontInfo(self.font()).pixelSize()
+        pixels = FONT_PIXELS
+        for _try in range(4):
+            size = figure_size(shown, pixels)
+            scale = min(width / max(size.width(), 1.0), height / max(size.height(), 1.0))
+            better = min(max(round(wanted / max(scale, 1e-6)), MIN_FONT_PIXELS), MAX_FONT_PIXELS)
+            if not isinstance(shown, FigureSpec) or better == pixels:
+                break
+            pixels = better
+            size = figure_size(shown, pixels)
+            scale = min(width / max(size.width(), 1.0), height / max(size.height(), 1.0))
+        left = (self.width() - size.width() * scale - self._bar_room()) / 2
+        return scale, left, above + (height - size.height() * scale) / 2, pixels
 
     def colour_bar(self) -> QtCore.QRectF:
         """Where a grid's shared colour bar is drawn, in widget px (empty: the figure has none of its own); its
@@ -183,11 +210,11 @@ class FigureCanvas(QtWidgets.QWidget):
                                                     | QtCore.Qt.TextFlag.TextWordWrap), title)
         shown = self.shown_figure()
         assert shown is not None
-        scale, left, top = self._placement()
+        scale, left, top, pixels = self._placed()
         painter.save()
         painter.translate(left, top)
         painter.scale(scale, scale)
-        paint_figure(painter, shown)
+        paint_figure(painter, shown, font_pixels=pixels)
         painter.restore()
         bar = self.colour_bar()
         if not bar.isEmpty():
@@ -201,9 +228,9 @@ class FigureCanvas(QtWidgets.QWidget):
         shown = self.shown_figure()
         if shown is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
-        scale, left, top = self._placement()
+        scale, left, top, pixels = self._placed()
         point = event.position()
-        cell = cell_at(shown, (point.x() - left) / scale, (point.y() - top) / scale)
+        cell = cell_at(shown, (point.x() - left) / scale, (point.y() - top) / scale, pixels)
         if cell is not None:
             self.clicked.emit(*cell)
 
