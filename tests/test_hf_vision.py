@@ -282,3 +282,39 @@ def test_attnviz_heads_over_a_folder_of_images_with_a_vision_folder(family, fold
     others = [float(r["other_specials_share"]) for r in rows]
     assert all(share > 0 for share in others) if family != "dinov2" else all(share == 0 for share in others)
     assert "mean attention distance by layer, pixels" in stdout and "over 3 images" in stdout
+
+
+@pytest.mark.parametrize("family", ["vit", "dinov2"])
+def test_a_folders_overlay_is_drawn_with_the_shipped_vits_tick_size(family, loaded, qtbot):
+    """Issue 59 §4: the Image dock scaled the overlay, text and all, to fit; a folder's 4 × 4 patches made a smaller
+    figure than the shipped ViT's 7 × 7 (the cells stopped at 36 px), and a bare model (no class list beside it) had
+    more room, so its tick labels were drawn twice as large. Now the pictures are OVERLAY_PX on their longer side and
+    the labels come out in the dock's font whatever the room."""
+    from dataclasses import replace
+
+    from PySide6 import QtGui
+
+    from attnviz.core.models.image_reading import encode_image_file
+    from attnviz.figures.image import OverlayChoice, overlay
+    from attnviz.gui.panels.image import FigureCanvas
+    from attnviz.paths import MODELS_DIR, SAMPLE_IMAGES
+    from attnviz.render.figure_painter import _fonts, _layout
+
+    sample = SAMPLE_IMAGES / "0-t-shirt-top.png"
+    tick_pixels, grids, pictures = [], [], []
+    # (the rooms the Image dock gives them at 1024 × 768: beside the shipped ViT's class list, a bare model's none)
+    for model, room in ((load_checkpoint(MODELS_DIR / "vit.safetensors"), (320, 445)), (loaded[family], (555, 470))):
+        source = encode_image_file(model, sample, "cpu")
+        spec = overlay(source, OverlayChoice())
+        canvas = FigureCanvas()
+        qtbot.addWidget(canvas)
+        canvas.resize(*room)
+        canvas.show_figure(replace(spec, title=""))  # (as the dock shows it)
+        tick_pixels.append(canvas.label_pixels())
+        grids.append(source.picture.grid)
+        pictures.append(_layout(spec, *_fonts()).grid.width())
+    assert grids == [(7, 7), (SIDE // PATCH, SIDE // PATCH)]
+    assert pictures[0] == pictures[1]  # (exported: the same picture size, 4 × 4 patches or 7 × 7)
+    shipped, folder = tick_pixels
+    assert abs(folder - shipped) <= 1.0, f"tick labels {folder:.1f} px, the shipped ViT's {shipped:.1f}"
+    assert abs(shipped - QtGui.QFontInfo(canvas.font()).pixelSize()) <= 1.0  # (the dock's own text size)

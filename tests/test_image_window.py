@@ -317,3 +317,32 @@ def test_the_rollout_dock_of_an_image_model_has_no_decoder_and_names_its_axes(wi
     assert panel.decoder_layer.isVisible() and panel.attribution.isVisible()
     assert panel.encoder_layer.text().startswith("encoder layers 1–")
     assert panel.encoder.spec.col_axis == "keys (input tokens)"
+
+
+def test_the_overlay_grids_colour_bar_values_are_in_the_docks_own_font(qtbot):
+    """Issue 59 §4: All heads' colour bar was painted with the sixteen scaled overlays, its values ~6 px high (4 px
+    at 1024 × 768); it is drawn beside them in the widget's font, as a heatmap's colour bar, its values as tall."""
+    from PySide6 import QtGui
+
+    from attnviz.core.checkpoints.checkpoint import load_checkpoint
+    from attnviz.core.models.image_reading import encode_image_file
+    from attnviz.figures.image import OverlayChoice, overlay_grid
+    from attnviz.gui.panels.image import FigureCanvas
+    from attnviz.paths import MODELS_DIR, SAMPLE_IMAGES
+
+    source = encode_image_file(load_checkpoint(MODELS_DIR / "vit.safetensors"), SAMPLE_IMAGES / "0-t-shirt-top.png",
+                               "cpu")
+    canvas = FigureCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(320, 470)  # (the Image dock's picture at 1024 × 768)
+    canvas.show_figure(overlay_grid(source, OverlayChoice()))
+    bar = canvas.colour_bar()
+    assert not bar.isEmpty() and bar.right() < canvas.width()
+    picture = canvas.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_Grayscale8)
+    pixels = np.frombuffer(picture.constBits(), np.uint8).reshape(picture.height(), picture.bytesPerLine())
+    ratio = picture.width() // canvas.width()
+    values = pixels[:, round((bar.right() + 5) * ratio):picture.width()] < 128  # the values' ink, right of the bar
+    inked = np.flatnonzero(values.any(axis=1))
+    runs = np.split(inked, np.flatnonzero(np.diff(inked) > 1) + 1)  # one run of rows per value
+    digit = QtGui.QFontMetricsF(canvas.font()).tightBoundingRect("0").height() * ratio
+    assert len(runs) >= 3 and min(len(run) for run in runs) >= 0.9 * digit  # (before: 4 px; a digit here: 9)

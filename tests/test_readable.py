@@ -133,6 +133,31 @@ def test_grid_labels_follow_the_widget_font(qtbot):
     assert grid.label_font.pointSizeF() == big.pointSizeF() and grid.title_font.bold()
 
 
+def test_chinese_head_names_keep_clear_of_the_panels_under_them(qtbot):
+    """Issue 59 §4: after Book figures ▸ Show live, the Attention grid's column titles ("第 1 个头", glyphs from the
+    carried CJK font, 17 px high) were given a 14 px line and ran into the panels under them."""
+    from attnviz.figures.spec import GridSpec
+    from attnviz.gui.head_grid import HeadGrid
+    from attnviz.render.fonts import with_cjk_fallback
+
+    grid = HeadGrid()
+    qtbot.addWidget(grid)
+    grid.setFont(with_cjk_fallback(grid.font()))  # (as the Chinese interface sets the application's font)
+    words = ("i", "think", "that", "we", "should", "go", "home", ".")
+    panel = FigureSpec(np.full((8, 8), 0.125, np.float32), words, words, "")
+    names = tuple(f"第 {head} 个头" for head in range(1, 5))
+    grid.show_grid(GridSpec((panel,) * 12, 4, "transformer · 编码器自注意力 · 所有头", (0.0, 1.0),
+                            tuple(f"第 {layer} 层" for layer in range(1, 4)), names))
+    grid.resize(383, 546)  # (its size in the window at 1024 × 768)
+    layout = grid.figure_layout()
+    metrics = QtGui.QFontMetricsF(grid.label_font)
+    tallest = max(metrics.boundingRect(name).height() for name in names)
+    assert tallest > metrics.height()  # (the case: CJK glyphs taller than the font's own line)
+    name_room = layout.panels[0][0].top() - layout.title.bottom() - 2
+    assert name_room >= tallest
+    assert layout.title.height() >= QtGui.QFontMetricsF(grid.title_font).boundingRect(layout.title_text).height()
+
+
 def test_a_cut_title_keeps_its_step_number_and_ends_its_cut_with_an_ellipsis():
     metrics = QtGui.QFontMetricsF(QtGui.QFont())
     title = "transformer · cross-attention · layer 1 · head 1 · step 6"

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace, loaded, device, formats: list[str], mask=None)
     if mask:  # (as the window names a model with heads off: ModelInfo.name)
         name = tr("{model}, heads off {heads}").format(model=name, heads=mask)
     view = AttentionView(scores=args.scores, show_masked=not args.blank_masked)
-    figures = attention_figures(source, [None], view, name) + image_export_figures(source)
+    figures = attention_figures(source, [None], view, name) + image_export_figures(source, name)
     sidecar = attention_sidecar(source, [None], view, name, loaded.kind, str(args.checkpoint), str(device))
     sidecar |= {"image": str(args.image), "classes": list(source.classes),
                 "class_probabilities": [round(float(p), 6) for p in (source.class_probs if source.class_probs

@@ -111,9 +111,11 @@ def scale_note(choice: OverlayChoice, row: np.ndarray) -> str:
         scale=tr(SCALES.get(choice.scale, SCALES[WHOLE_RANGE])), largest=largest, times=largest * count, count=count)
 
 
-def overlay(source: EncodedSource, choice: OverlayChoice, max_grid_px: float = OVERLAY_PX) -> FigureSpec:
+def overlay(source: EncodedSource, choice: OverlayChoice, max_grid_px: float = OVERLAY_PX,
+            model: str = "") -> FigureSpec:
     """One query's row over the picture: the patches' values on their grid, the query's patch outlined; coloured on
-    [0, 1] or up to its largest patch value (``choice.scale``), which the title says with the × uniform reading."""
+    [0, 1] or up to its largest patch value (``choice.scale``), which the title says with the × uniform reading. The
+    title starts with ``model``'s name where one is given ("vit · 0-t-shirt-top.png: attention of [CLS], …")."""
     picture = picture_of(source)
     row = query_row(source, choice)
     grid = picture.on_grid(row)
@@ -124,7 +126,7 @@ def overlay(source: EncodedSource, choice: OverlayChoice, max_grid_px: float = O
     title = tr("{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)"
                ).format(what=what, query=_query_name(source, choice.query), image=source.text, layer=layer + 1,
                         head=head, specials=_specials_share(picture, row))
-    title = f"{title} · {scale_note(choice, row)}"
+    title = " · ".join(part for part in (model, title, scale_note(choice, row)) if part)
     high = float(grid.max()) if grid.size else 0.0
     return FigureSpec(grid.astype(np.float32), _row_labels(picture), _col_labels(picture), title,
                       levels=levels_of(choice, high),
@@ -165,15 +167,15 @@ def overlay_grid(source: EncodedSource, choice: OverlayChoice) -> GridSpec:
                     tuple(f"head {i + 1}" for i in range(heads)), colormap="inferno")
 
 
-def image_export_figures(source: EncodedSource) -> list[NamedFigure]:
+def image_export_figures(source: EncodedSource, model: str = "") -> list[NamedFigure]:
     """What ``attnviz export --image`` adds to the maps: [CLS]'s overlay in every layer × head, its rollout after
-    every layer (+ 0.5·I), and all the heads' overlays in one grid."""
+    every layer (+ 0.5·I), and all the heads' overlays in one grid; the single overlays titled with ``model``."""
     weights = source.encoder_weights
     assert weights is not None
     layers, heads = weights.shape[:2]
     choices = [OverlayChoice(ATTENTION, layer, head) for layer in range(layers) for head in range(heads)]
     choices += [OverlayChoice(ROLLOUT, layer, None) for layer in range(layers)]
-    figures = [NamedFigure(overlay_stem(choice, source), overlay(source, choice)) for choice in choices]
+    figures = [NamedFigure(overlay_stem(choice, source), overlay(source, choice, model=model)) for choice in choices]
     return [*figures, NamedFigure("overlay_all-heads_query-CLS", overlay_grid(source, OverlayChoice()))]
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.figures.spec import FigureSpec, GridSpec, bar_ticks, tick_text
-from attnviz.gui.heatmap import label_and_title_fonts
+from attnviz.gui.heatmap_layout import label_and_title_fonts
 from attnviz.gui.text_size import scaled_font
 from attnviz.i18n import N_, tr
 from attnviz.render.figure_painter import (
@@ -55,6 +55,7 @@ class GridLayout:
     col_ticks: list[tuple[int, str]]  # key labels under the last row of panels
     rotated: bool  # the key labels read upwards
     label_height: float  # px under the last row taken by the key labels
+    name_height: float = 0.0  # px of a line of the layer and head names (a Chinese name's is taller than a line)
 
 
 LABEL_SCALES = (1.0, 0.9, 0.8, 0.7)  # of the widget's font: the token labels shrink to this before any is thinned
@@ -161,17 +162,19 @@ class HeadGrid(QtWidgets.QWidget):
 
     def _compute_layout(self, size: QtCore.QSizeF) -> GridLayout:
         line = self._metrics.height()
-        title = QtCore.QRectF(MARGIN, 2, max(size.width() - 2 * MARGIN, 1), self._title_metrics.height() + 4)
         spec, first = self.spec, self._first()
-        title_text = elided_title(self._title_metrics, spec.title, title.width()) if spec is not None else ""
+        title_width = max(size.width() - 2 * MARGIN, 1)
+        title_text = elided_title(self._title_metrics, spec.title, title_width) if spec is not None else ""
+        title = QtCore.QRectF(MARGIN, 2, title_width, self._line_height(self._title_metrics, (title_text,)) + 4)
         layers, heads = self.shape
         rows, cols = self._cells()
         if spec is None or first is None or not (layers and heads and rows and cols):
             return GridLayout(title, title_text, [], QtCore.QRectF(), [], [], False, 0.0)
         row_labels, col_labels = tuple(map(cut_label, first.row_labels)), tuple(map(cut_label, first.col_labels))
         label_width = max((self._metrics.horizontalAdvance(t) for t in row_labels), default=0.0)
-        top = title.bottom() + 2 + line  # the head names
-        left = MARGIN + line + 4 + label_width + 4  # layer names, query labels
+        name_height = self._line_height(self._metrics, (*spec.col_names, *spec.row_names))
+        top = title.bottom() + 2 + name_height + 1  # the head names
+        left = MARGIN + name_height + 4 + label_width + 4  # layer names, query labels
         bar_room = BAR_GAP + BAR_WIDTH + 5 + max(self._metrics.horizontalAdvance(tick_text(v))
                                                  for v in bar_ticks(spec.levels))
         panel_width = max((size.width() - MARGIN - bar_room - left - (heads - 1) * GAP) / heads, 1.0)
@@ -189,7 +192,14 @@ class HeadGrid(QtWidgets.QWidget):
                                  panel_height) for h in range(heads)] for layer in range(layers)]
         grid_bottom = panels[-1][0].bottom()
         bar = QtCore.QRectF(panels[0][-1].right() + BAR_GAP, top, BAR_WIDTH, max(grid_bottom - top, 1.0))
-        return GridLayout(title, title_text, panels, bar, row_ticks, col_ticks, rotated, label_height)
+        return GridLayout(title, title_text, panels, bar, row_ticks, col_ticks, rotated, label_height, name_height)
+
+    @staticmethod
+    def _line_height(metrics: QtGui.QFontMetricsF, texts: tuple[str, ...]) -> float:
+        """The height in px of a line holding each of ``texts``: the font's, or taller where a text draws glyphs from
+        another font (Chinese names from the carried CJK font: "第 1 个头" is 17 px high in a 14 px line; in a line's
+        room it ran into the panels under it)."""
+        return max([metrics.height(), *(metrics.boundingRect(text).height() for text in texts if text)])
 
     def cell_at(self, pos: QtCore.QPointF) -> tuple[int, int, int, int]:
         """(layer, head, query row, key column) under widget position ``pos``, or all -1."""
@@ -302,12 +312,15 @@ class HeadGrid(QtWidgets.QWidget):
             painter.drawLine(QtCore.QPointF(centre.x(), rect.top()), QtCore.QPointF(centre.x(), rect.bottom()))
 
     def _paint_names(self, painter: QtGui.QPainter, layout: GridLayout, spec: GridSpec) -> None:
-        """'head N' over each column of panels, 'layer N' (reading upwards) left of each row."""
-        line = self._metrics.height()
+        """'head N' over each column of panels (cut with "…" to its panel and the gaps beside it), 'layer N'
+        (reading upwards) left of each row, each in a line as tall as its glyphs need."""
+        line = layout.name_height
         painter.setPen(NAME_COLOUR)
+        elide = QtCore.Qt.TextElideMode.ElideRight
         for head, rect in enumerate(layout.panels[0]):
-            painter.drawText(QtCore.QRectF(rect.left(), rect.top() - line - 1, rect.width(), line),
-                             QtCore.Qt.AlignmentFlag.AlignHCenter, spec.col_names[head])
+            room = QtCore.QRectF(rect.left() - GAP / 2, rect.top() - line - 1, rect.width() + GAP, line)
+            painter.drawText(room, QtCore.Qt.AlignmentFlag.AlignHCenter | QtCore.Qt.AlignmentFlag.AlignBottom,
+                             self._metrics.elidedText(spec.col_names[head], elide, room.width()))
         for layer, panels in enumerate(layout.panels):
             rect = panels[0]
             painter.save()

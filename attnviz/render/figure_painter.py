@@ -298,42 +298,79 @@ class _Layout:
     title_rect: QtCore.QRectF
     bar: QtCore.QRectF
     rotate_cols: bool
+    title_text: str = ""  # the title as drawn: wrapped ("\n" between lines) where it is wider than the figure
 
 
-def _fonts() -> tuple[QtGui.QFont, QtGui.QFont]:
+def _fonts(pixels: int = FONT_PIXELS) -> tuple[QtGui.QFont, QtGui.QFont]:
+    """The labels' font, ``pixels`` px high, and the title's (bold, 2 px larger)."""
     font = with_cjk_fallback(QtGui.QFont())  # Chinese titles and labels: glyphs from the carried font
-    font.setPixelSize(FONT_PIXELS)
+    font.setPixelSize(pixels)
     bold = QtGui.QFont(font)
     bold.setBold(True)
-    bold.setPixelSize(FONT_PIXELS + 2)
+    bold.setPixelSize(pixels + 2)
     return font, bold
+
+
+MAX_CELL_PX = 36.0  # an exported map's largest cell. Not an overlay's: its picture's longer side is max_grid_px
+# whatever the patch count (a Hugging Face folder's 4 × 4 patches were drawn 144 px wide beside the shipped ViT's 7 × 7
+# at 252, and the Image dock, scaling each to fit, drew the smaller one's tick labels twice as large)
 
 
 def _layout(spec: FigureSpec, font: QtGui.QFont, bold: QtGui.QFont) -> _Layout:
     rows, cols = spec.values.shape
     metrics = QtGui.QFontMetricsF(font)
     line = metrics.height()
-    cell = min(36.0, max(1.0, spec.max_grid_px / max(rows, cols, 1)))
+    cell = max(1.0, spec.max_grid_px / max(rows, cols, 1))
+    if spec.picture is None:  # (a map's cells stop at a text line's size or so; a picture fills max_grid_px)
+        cell = min(MAX_CELL_PX, cell)
     row_ticks, col_ticks, rotate = _axis_ticks(spec, cell, metrics)
     row_width = max((metrics.horizontalAdvance(t) for _, t in row_ticks), default=0.0)
     col_width = max((metrics.horizontalAdvance(t) for _, t in col_ticks), default=0.0)
     col_height = col_width if rotate else line
     margin = 12.0
-    title_height = QtGui.QFontMetricsF(bold).height() * 1.6 if spec.title else 0.0
     left = margin + line + 4 + row_width + 6  # axis name, labels, gap
-    top = margin + title_height
-    grid = QtCore.QRectF(left, top, cols * cell, rows * cell)
     bar_width = 14.0
     tick_width = max((metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(spec.levels)), default=0.0)
     if not spec.colour_bar:
         bar_width = tick_width = 0.0
+    body_width = left + cols * cell + 16 + bar_width + 6 + tick_width + margin  # (what the cells and bar take)
+    title_lines = title_lines_of(spec.title, bold, body_width - 2 * margin)
+    title_height = (len(title_lines) + 0.6) * QtGui.QFontMetricsF(bold).height() if title_lines else 0.0
+    # the colour bar's top value is centred on the bar's top edge: half a line more keeps it off the title
+    top = margin + title_height + (line / 2 if spec.colour_bar and title_lines else 0.0)
+    grid = QtCore.QRectF(left, top, cols * cell, rows * cell)
     bar = QtCore.QRectF(grid.right() + 16, top, bar_width,
                         max(grid.height(), spec.bar_min_px) if spec.colour_bar else 0.0)
-    title_width = QtGui.QFontMetricsF(bold).horizontalAdvance(spec.title) + 2 * margin
+    title_width = max((QtGui.QFontMetricsF(bold).horizontalAdvance(t) for t in title_lines), default=0.0) + 2 * margin
     width = max(bar.right() + 6 + tick_width + margin, title_width)
     height = max(grid.bottom(), bar.bottom()) + 6 + col_height + 4 + line + margin
     title_rect = QtCore.QRectF(margin, margin, width - 2 * margin, title_height)
-    return _Layout(width, height, grid, cell, title_rect, bar, rotate)
+    return _Layout(width, height, grid, cell, title_rect, bar, rotate, "\n".join(title_lines))
+
+
+TITLE_WRAP_PX = 420.0  # an exported figure's title wider than the figure wraps to its width, never narrower than this
+TITLE_MOST_LINES = 4  # lines an exported figure's title may take (the last one cut with "…" where it must)
+
+
+def title_lines_of(title: str, bold: QtGui.QFont, body_width: float) -> list[str]:
+    """An exported figure's title as lines: one while it fits ``body_width`` px (what the cells, labels and colour
+    bar take) or TITLE_WRAP_PX, else wrapped to that width, so a long title no longer widens the picture into a
+    mostly blank one: between its " · " fields (:func:`wrapped_title`) where that takes at most TITLE_MOST_LINES
+    lines, else filled word by word (a Chinese title character by character); only the last line is cut."""
+    if not title:
+        return []
+    metrics, width = QtGui.QFontMetricsF(bold), max(body_width, TITLE_WRAP_PX)
+    by_fields = wrapped_title(metrics, title, width, max_lines=len(title))
+    if len(by_fields) <= TITLE_MOST_LINES:
+        return by_fields
+    lines = [line.strip() for line in _greedy_lines(metrics, WRAP_UNITS.findall(title), "", width)]
+    lines = [line for line in lines if line]
+    if len(lines) > TITLE_MOST_LINES:  # the last line takes the rest, cut
+        end = 0
+        for line in lines[:TITLE_MOST_LINES - 1]:
+            end = title.index(line, end) + len(line)
+        lines = [*lines[:TITLE_MOST_LINES - 1], title[end:].strip()]
+    return [elided_title(metrics, line, width) for line in lines]
 
 
 def _axis_ticks(spec: FigureSpec, cell: float,
@@ -354,8 +391,9 @@ def _axis_ticks(spec: FigureSpec, cell: float,
     return row_ticks, list(col_ticks), rotate
 
 
-def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
-    """The figure's size in logical pixels at scale 1."""
+def figure_size(spec: AnyFigure, font_pixels: int = FONT_PIXELS) -> QtCore.QSizeF:
+    """The figure's size in logical pixels at scale 1; a lone heatmap's with its text ``font_pixels`` px high (the
+    window's picture of one, scaled to fit, keeps its text at the window's size: gui/panels/image.py)."""
     if isinstance(spec, LineSpec):
         return line_size(spec, *_fonts())
     if isinstance(spec, TreeSpec):
@@ -364,14 +402,16 @@ def figure_size(spec: AnyFigure) -> QtCore.QSizeF:
     if isinstance(spec, StackSpec):
         sizes = [figure_size(part) for part in spec.parts]
         return QtCore.QSizeF(max((s.width() for s in sizes), default=0.0), sum(s.height() for s in sizes))
-    layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts())
+    layout = _grid_layout(spec) if isinstance(spec, GridSpec) else _layout(spec, *_fonts(font_pixels))
     return QtCore.QSizeF(layout.width, layout.height)
 
 
-def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False) -> None:
+def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False,
+                 font_pixels: int = FONT_PIXELS) -> None:
     """Paint ``spec`` at the painter's origin, in logical pixels (scale the painter for resolution).
 
     vector: draw each cell as a rectangle (SVG/PDF) instead of one scaled image (PNG, clipboard).
+    font_pixels: a lone heatmap's text size (:func:`figure_size`'s).
     """
     if isinstance(spec, GridSpec):
         _paint_grid(painter, spec, vector)
@@ -386,6 +426,8 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     if isinstance(spec, TreeSpec):
         paint_tree(painter, spec, font, bold)
         return
+    if font_pixels != FONT_PIXELS:
+        font, bold = _fonts(font_pixels)
     layout = _layout(spec, font, bold)
     rows, cols = spec.values.shape
     painter.save()
@@ -396,7 +438,7 @@ def paint_figure(painter: QtGui.QPainter, spec: AnyFigure, vector: bool = False)
     if spec.title:
         painter.setFont(bold)
         painter.drawText(layout.title_rect, QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter,
-                         spec.title)
+                         layout.title_text)
     painter.setFont(font)
     _paint_cells(painter, spec, layout, vector)
     _paint_labels(painter, spec, layout, QtGui.QFontMetricsF(font))
@@ -713,11 +755,12 @@ def paint_tree(painter: QtGui.QPainter, spec: TreeSpec, font: QtGui.QFont, bold:
     painter.restore()
 
 
-def cell_at(spec: AnyFigure, x: float, y: float) -> tuple[int, int, int] | None:
-    """The cell under point (x, y) of ``spec`` painted at scale 1 (:func:`paint_figure`): (panel, row, column) —
-    panel 0 for a lone heatmap, a GridSpec's panel index otherwise — or None off every cell grid."""
+def cell_at(spec: AnyFigure, x: float, y: float, font_pixels: int = FONT_PIXELS) -> tuple[int, int, int] | None:
+    """The cell under point (x, y) of ``spec`` painted at scale 1 (:func:`paint_figure`, a lone heatmap's text
+    ``font_pixels`` high): (panel, row, column) — panel 0 for a lone heatmap, a GridSpec's panel index otherwise — or
+    None off every cell grid."""
     if isinstance(spec, FigureSpec):
-        return _cell_in(spec, _layout(spec, *_fonts()), x, y, 0)
+        return _cell_in(spec, _layout(spec, *_fonts(font_pixels)), x, y, 0)
     if isinstance(spec, GridSpec) and spec.panels:
         layout = _grid_layout(spec)
         col = math.floor((x - layout.origin.x()) / max(layout.panel.width(), 1e-9))

@@ -26,13 +26,15 @@ from attnviz.figures.image import (
     overlay,
     overlay_grid,
 )
-from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure
+from attnviz.figures.spec import AnyFigure, FigureSpec, GridSpec, NamedFigure, bar_ticks, tick_text
+from attnviz.gui.heatmap_layout import BAR_GAP, BAR_TEXT_SLACK, BAR_WIDTH
 from attnviz.i18n import tr
-from attnviz.render.figure_painter import cell_at, figure_size, paint_figure
+from attnviz.render.figure_painter import FONT_PIXELS, cell_at, figure_size, paint_colour_bar, paint_figure
 from attnviz.session import Session, SessionState, changed
 from attnviz.session.images import SAMPLE_NAMES, sample_images, sample_name
 
 TOP_SHOWN = 5
+MIN_FONT_PIXELS, MAX_FONT_PIXELS = 6, 96  # a lone heatmap's text size before scaling, px (FigureCanvas)
 
 
 def classes_note(labels: tuple[str, ...]) -> str:
@@ -57,7 +59,13 @@ class FigureCanvas(QtWidgets.QWidget):
     reflow: a grid of small multiples (a GridSpec) is laid out in the number of columns that draws its panels
     largest in the widget, its title wrapped above it in the widget's bold font (five overlays in one row under a
     one-line title were drawn ~50 px wide with ~5-px titles in a narrow dock). The figure itself, what Export
-    writes, is unchanged."""
+    writes, is unchanged.
+
+    A lone heatmap (an overlay) is laid out with its text as large as the widget's font once scaled (its labels were
+    as large as the room allowed: a Hugging Face folder's overlay beside no class list drew them twice the shipped
+    ViT's size). Unless reflowed, a grid's shared colour bar is drawn beside the scaled panels in the widget's own
+    font, as a heatmap's is (scaled with the sixteen overlays of All heads, its values were ~6 px high); a reflowed
+    grid keeps it in the figure, its room going to the overlays."""
 
     clicked = QtCore.Signal(int, int, int)  # (panel, row, column) of the cell clicked
 
@@ -91,37 +99,99 @@ class FigureCanvas(QtWidgets.QWidget):
                                                       title)
         return QtCore.QRectF(4, 2, max(self.width() - 8, 1), min(needed.height(), self.height() // 3) + 4)
 
+    def _has_own_bar(self) -> bool:
+        """The figure is a grid with a shared colour bar, not reflowed: the bar is drawn here beside the scaled panels,
+        in the widget's font."""
+        return not self.reflow and isinstance(self.figure, GridSpec) and self.figure.shared_bar \
+            and bool(self.figure.panels)
+
+    def _bar_room(self) -> float:
+        """Width in px right of the scaled figure taken by its colour bar: gap, bar, tick marks, the widest value."""
+        if not self._has_own_bar():
+            return 0.0
+        assert isinstance(self.figure, GridSpec)
+        metrics = QtGui.QFontMetricsF(self.font())
+        widest = max(metrics.horizontalAdvance(tick_text(v)) for v in bar_ticks(self.figure.levels))
+        return BAR_GAP + BAR_WIDTH + 5 + widest + BAR_TEXT_SLACK
+
     def shown_figure(self) -> AnyFigure | None:
-        """The figure as painted: a reflowed grid in the columns that draw its panels largest (without its title)."""
+        """The figure as painted: a reflowed grid in the columns that draw its panels largest (without its title);
+        a grid without its shared colour bar (drawn beside it: :meth:`colour_bar`)."""
         figure = self.figure
-        if not (self.reflow and isinstance(figure, GridSpec) and figure.panels):
+        if not isinstance(figure, GridSpec) or not figure.panels or not (self.reflow or figure.shared_bar):
             return figure
         key = (id(figure), self.width(), self.height(), self.font().key())
-        if self._shown is None or self._shown[0] != key:
-            room = QtCore.QSizeF(self.width(), max(self.height() - self.title_rect().bottom(), 1.0))
-            best: tuple[float, AnyFigure] | None = None
-            count = len(figure.panels)
-            for columns in range(1, count + 1):
-                rows = -(-count // columns)
-                candidate = replace(figure, columns=columns, title="", row_names=tuple(map(str, range(rows))))
-                size = figure_size(candidate)
-                scale = min(room.width() / max(size.width(), 1.0), room.height() / max(size.height(), 1.0))
-                if best is None or scale > best[0] + 1e-9:
-                    best = (scale, candidate)
-            assert best is not None
-            shown = best[1]
-            self._shown = (key, shown)
-        return self._shown[1]
+        if self._shown is not None and self._shown[0] == key:
+            return self._shown[1]
+        if not self.reflow:
+            figure = replace(figure, shared_bar=False)  # (its bar drawn beside it: colour_bar)
+            self._shown = (key, figure)
+            return figure
+        room = QtCore.QSizeF(self.width(), max(self.height() - self.title_rect().bottom(), 1.0))
+        best: tuple[float, AnyFigure] | None = None
+        count = len(figure.panels)
+        for columns in range(1, count + 1):
+            rows = -(-count // columns)
+            candidate = replace(figure, columns=columns, title="", row_names=tuple(map(str, range(rows))))
+            size = figure_size(candidate)
+            scale = min(room.width() / max(size.width(), 1.0), room.height() / max(size.height(), 1.0))
+            if best is None or scale > best[0] + 1e-9:
+                best = (scale, candidate)
+        assert best is not None
+        self._shown = (key, best[1])
+        return best[1]
 
     def _placement(self) -> tuple[float, float, float]:
         """(scale, left, top) of the figure as painted, under a reflowed grid's title."""
+        scale, left, top, _pixels = self._placed()
+        return scale, left, top
+
+    def font_pixels(self) -> int:
+        """The text size the figure is laid out in, px before scaling (:func:`label_pixels` once scaled)."""
+        return self._placed()[3]
+
+    def label_pixels(self) -> float:
+        """How high the figure's labels are drawn on screen, px."""
+        scale, _left, _top, pixels = self._placed()
+        return pixels * scale
+
+    def _placed(self) -> tuple[float, float, float, int]:
+        """(scale, left, top, text px before scaling) of the figure as painted. A lone heatmap's text size is chosen
+        so that, scaled to fit, its labels come out as high as the widget's font (two or three tries: a larger text
+        takes more room, which scales the figure down a little); other figures keep the export's."""
         shown = self.shown_figure()
         assert shown is not None
         above = self.title_rect().bottom()
-        height = max(self.height() - above, 1.0)
+        width, height = max(self.width() - self._bar_room(), 1.0), max(self.height() - above, 1.0)
+        wanted = QtGui.QFontInfo(self.font()).pixelSize()
+        pixels = FONT_PIXELS
+        for _try in range(4):
+            size = figure_size(shown, pixels)
+            scale = min(width / max(size.width(), 1.0), height / max(size.height(), 1.0))
+            better = min(max(round(wanted / max(scale, 1e-6)), MIN_FONT_PIXELS), MAX_FONT_PIXELS)
+            if not isinstance(shown, FigureSpec) or better == pixels:
+                break
+            pixels = better
+            size = figure_size(shown, pixels)
+            scale = min(width / max(size.width(), 1.0), height / max(size.height(), 1.0))
+        left = (self.width() - size.width() * scale - self._bar_room()) / 2
+        return scale, left, above + (height - size.height() * scale) / 2, pixels
+
+    def colour_bar(self) -> QtCore.QRectF:
+        """Where a grid's shared colour bar is drawn, in widget px (empty: the figure has none of its own); its
+        values are in the widget's font, right of it. It spans the panels as the export's does (a grid margin in,
+        at both ends), at least three text lines high."""
+        if not self._has_own_bar():
+            return QtCore.QRectF()
+        shown = self.shown_figure()
+        assert shown is not None
+        scale, left, top = self._placement()
         size = figure_size(shown)
-        scale = min(self.width() / max(size.width(), 1.0), height / max(size.height(), 1.0))
-        return scale, (self.width() - size.width() * scale) / 2, above + (height - size.height() * scale) / 2
+        line = QtGui.QFontMetricsF(self.font()).height()
+        inset = 24 * scale  # (the figure's margin, then as far again: where the export's bar begins)
+        height = max(size.height() * scale - 2 * inset, 3 * line)
+        middle = top + size.height() * scale / 2
+        return QtCore.QRectF(left + size.width() * scale + BAR_GAP, middle - height / 2, BAR_WIDTH, height)
 
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
         painter = QtGui.QPainter(self)
@@ -140,19 +210,27 @@ class FigureCanvas(QtWidgets.QWidget):
                                                     | QtCore.Qt.TextFlag.TextWordWrap), title)
         shown = self.shown_figure()
         assert shown is not None
-        scale, left, top = self._placement()
+        scale, left, top, pixels = self._placed()
+        painter.save()
         painter.translate(left, top)
         painter.scale(scale, scale)
-        paint_figure(painter, shown)
+        paint_figure(painter, shown, font_pixels=pixels)
+        painter.restore()
+        bar = self.colour_bar()
+        if not bar.isEmpty():
+            assert isinstance(self.figure, GridSpec)
+            painter.setFont(self.font())
+            painter.setPen(QtGui.QColor("black"))
+            paint_colour_bar(painter, bar, self.figure.levels, self.figure.colormap, QtGui.QFontMetricsF(self.font()))
         painter.end()
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         shown = self.shown_figure()
         if shown is None or event.button() != QtCore.Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
-        scale, left, top = self._placement()
+        scale, left, top, pixels = self._placed()
         point = event.position()
-        cell = cell_at(shown, (point.x() - left) / scale, (point.y() - top) / scale)
+        cell = cell_at(shown, (point.x() - left) / scale, (point.y() - top) / scale, pixels)
         if cell is not None:
             self.clicked.emit(*cell)
 
@@ -349,7 +427,8 @@ class ImagePanel(QtWidgets.QWidget):
             return NamedFigure(f"overlay_all-heads_query-{query}", overlay_grid(source, choice))
         from attnviz.figures.image import overlay_stem
 
-        return NamedFigure(overlay_stem(choice, source), overlay(source, choice))
+        model = self.state.model.name if self.state.model is not None else ""
+        return NamedFigure(overlay_stem(choice, source), overlay(source, choice, model=model))
 
     def _redraw(self, *_args: object) -> None:
         source = self.state.shown_source
