@@ -118,6 +118,11 @@ class SessionBase:
 
         self._latest.one_at_a_time(f"view {key}", start)
 
+    def _decoded_model(self, loaded: LoadedModel) -> LoadedModel:
+        """(On the worker.) The model a new decoding steps: ``loaded`` itself, unless heads are patched into it
+        (:mod:`attnviz.session.patching`)."""
+        return loaded
+
     def _report(self, error: BaseException, then: str = "") -> None:
         """Tell the listener about ``error`` in one message (``then``: what happens next, a sentence appended)."""
         from attnviz.core.checkpoints.checkpoint import CheckpointError
