@@ -68,8 +68,9 @@ class PatchingRequests(SessionBase):
     def compute_patching(self, task: str | None = None, count: int = DEFAULT_PAIRS,
                          pairs_path: str | Path | None = None) -> None:
         """Patch every head of the model on show over the first ``count`` pairs of the generated ``task`` (gender,
-        agreement, number, ioi), or over the pairs of the file ``pairs_path``; published as ``state.patching``. A
-        running patching job is cancelled first; a bad file is one message naming its line."""
+        agreement, number, ioi), or over the pairs of the file ``pairs_path``; published as ``state.patching``, and
+        the maps of the pair whose corrupt side is the sentence on show (else the first pair's) as ``state.pair_maps``.
+        A running patching job is cancelled first; a bad file is one message naming its line."""
         loaded, model = self.loaded, self._state.model
         if loaded is None or model is None or not model.patchable:
             self.listener.error(tr("Load a model that reads sentences (attnviz's Transformer or decoder-only model, a "
@@ -101,6 +102,8 @@ class PatchingRequests(SessionBase):
             if self.loaded is loaded:
                 patched, self._patched_copy = result
                 self._publish(patching=patched, pair_maps=None)
+                self.show_pair_maps(next((i for i, pair in enumerate(patched.pairs)
+                                          if pair.corrupt == self._state.text), 0))
 
         self._run_patching_job(tr("Patching heads…"), work, done)
 
