@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,30 +28,13 @@ from attnviz.session.base import SessionBase
 from attnviz.session.runners import ThreadRunner
 
 if TYPE_CHECKING:  # torch-backed: imported by the jobs, on their threads
-    from attnviz.core.heads.mask import HeadLayout
     from attnviz.core.models.loaded import LoadedModel
     from attnviz.core.patching.live import PatchedTranslator
     from attnviz.core.patching.pairs import MinimalPair
-    from attnviz.core.patching.statistics import PatchingSummary
 
 PATCHING_PROGRESS = "patching"
 PAIR_MAPS = "pair maps"
 DEFAULT_PAIRS = 40  # the Patching tab's pair count at first: a few seconds on the shipped Transformer
-
-
-@dataclass(frozen=True)
-class PatchingResult:
-    """A patching run as the Patching tab shows it: the summary over the pairs patched (means and 95 % bootstrap
-    intervals per measure and head, :class:`~attnviz.core.patching.statistics.PatchingSummary`), the model's heads
-    kind by kind, the pairs patched in order, how many were left out (the model translates both sides alike), where
-    the pairs came from (a task's name or a file's) and the model's name."""
-
-    summary: PatchingSummary
-    layout: HeadLayout
-    pairs: tuple[MinimalPair, ...]
-    skipped: int
-    source: str
-    model: str
 
 
 class PatchingRequests(SessionBase):
@@ -82,10 +65,10 @@ class PatchingRequests(SessionBase):
         hidden = self._hooks_on_show()
         source = Path(pairs_path).name if pairs_path is not None else str(task)
 
-        def work(progress: Callable[[int, int], bool]) -> tuple[PatchingResult, LoadedModel]:
+        def work(progress: Callable[[int, int], bool]) -> tuple[Any, LoadedModel]:
             from attnviz.core.patching.corpus import patch_corpus
             from attnviz.core.patching.pairs import read_pairs
-            from attnviz.core.patching.statistics import summarise
+            from attnviz.core.patching.statistics import PatchingResult, summarise
             from attnviz.core.patching.tasks import task_pairs
 
             twin = replace(loaded, model=_copy_without(loaded.model, hidden))
@@ -98,7 +81,7 @@ class PatchingRequests(SessionBase):
             summary = summarise(list(run.results), run.layout)
             return PatchingResult(summary, run.layout, run.pairs, len(run.skipped), source, model.base_name), twin
 
-        def done(result: tuple[PatchingResult, LoadedModel]) -> None:
+        def done(result: tuple[Any, LoadedModel]) -> None:
             if self.loaded is loaded:
                 patched, self._patched_copy = result
                 self._publish(patching=patched, pair_maps=None)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # (torch-backed modules: their dataclasses arrive from the jo
     from attnviz.core.heads import HeadAtlas, PruningCurve
     from attnviz.core.heads.image_atlas import ImageAtlas
     from attnviz.core.patching.maps import PairMaps
-    from attnviz.session.patching import PatchingResult
+    from attnviz.core.patching.statistics import PatchingResult
 
 
 @dataclass(frozen=True)

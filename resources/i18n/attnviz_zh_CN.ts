@@ -29,7 +29,7 @@
         <translation>（已屏蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="448"/>
+        <location filename="../../attnviz/commands/processes.py" line="449"/>
         <source> (often: out of memory)</source>
         <translation>（通常是内存不足）</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>--data {data} 是单张图像：请给出句子的文本文件，或对图像模型给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="293"/>
+        <location filename="../../attnviz/commands/processes.py" line="294"/>
         <source>--data {path} is a pipe, which one process alone can read: under --processes give a file</source>
         <translation>--data {path} 是管道，只能由一个进程读取：使用 --processes 时请给出文件</translation>
     </message>
@@ -488,13 +488,13 @@
         <translation>--rendezvous {address}：无法在此监听（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="260"/>
+        <location filename="../../attnviz/commands/processes.py" line="261"/>
         <source>--rendezvous {address}: no attnviz job's rendezvous there ({error})</source>
         <translation>--rendezvous {address}：那里没有 attnviz 作业的会合点（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/processes.py" line="56"/>
-        <location filename="../../attnviz/commands/processes.py" line="239"/>
+        <location filename="../../attnviz/commands/processes.py" line="240"/>
         <source>--rendezvous {address}: no such host ({error})</source>
         <translation>--rendezvous {address}：没有这台主机（{error}）</translation>
     </message>
@@ -663,7 +663,7 @@
         <translation>0 到 1：与注意力面板相同的刻度，均匀的一行（每个图块 1/n）保持暗色。0 到最大值：所显示的最大权重无论多小都画成亮黄色（标题说明它是均匀份额的多少倍）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="297"/>
+        <location filename="../../attnviz/gallery.py" line="298"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
@@ -688,7 +688,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="525"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="541"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="508"/>
+        <location filename="../../attnviz/gallery.py" line="509"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
     </message>
@@ -723,12 +723,12 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="522"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="538"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="675"/>
+        <location filename="../../attnviz/gallery.py" line="676"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
@@ -775,27 +775,37 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="590"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="606"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="216"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="227"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="225"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="598"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="441"/>
+        <source>A file of pairs</source>
+        <translation>最小对文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="267"/>
+        <source>A file of pairs…</source>
+        <translation>最小对文件…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="614"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -811,12 +821,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="588"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="604"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="219"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -841,12 +851,12 @@
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="694"/>
+        <location filename="../../attnviz/gallery.py" line="696"/>
         <source>A learned sink (gpt-oss): a logit per head that lets a query attend to nothing</source>
         <translation>学到的汇聚（gpt-oss）：每个头一个对数几率，让查询可以不关注任何键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="160"/>
+        <location filename="../../attnviz/modern_gallery.py" line="161"/>
         <source>A learned sink: each head's own logit joins every row's softmax and takes its share (the last column) — weight a query may put nowhere</source>
         <translation>学到的汇聚：每个头自己的对数几率加入每一行的 softmax 并分走一份（最后一列）——查询可以不放在任何键上的权重</translation>
     </message>
@@ -918,7 +928,7 @@
         <translation>翻译模型在读取的步骤之前输入两次运行的目标词元（`none`：第一步；其他模型总是 `none`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="673"/>
+        <location filename="../../attnviz/gallery.py" line="674"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
     </message>
@@ -959,12 +969,12 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="644"/>
+        <location filename="../../attnviz/gallery.py" line="645"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="269"/>
+        <location filename="../../attnviz/gallery.py" line="270"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -977,6 +987,11 @@
         <location filename="../../attnviz/gui/panels/train.py" line="575"/>
         <source>agreement</source>
         <translation>对齐一致率</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="44"/>
+        <source>agreement (fatigué/fatiguée)</source>
+        <translation>性数配合（fatigué/fatiguée）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/patching.py" line="53"/>
@@ -1017,7 +1032,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -1122,14 +1137,24 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
         <source>Atlas</source>
         <translation>图谱</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="187"/>
+        <source>Atlas of heads</source>
+        <translation>头图谱</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="273"/>
         <source>atp − denoise</source>
         <translation>atp − denoise</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="40"/>
+        <source>atp: attribution patching's estimate</source>
+        <translation>atp：归因修补的估计</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="121"/>
@@ -1138,7 +1163,7 @@
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="510"/>
+        <location filename="../../attnviz/gallery.py" line="511"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
@@ -1153,12 +1178,12 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="621"/>
+        <location filename="../../attnviz/gallery.py" line="622"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="112"/>
+        <location filename="../../attnviz/gallery.py" line="113"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
@@ -1260,7 +1285,7 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="530"/>
+        <location filename="../../attnviz/gallery.py" line="531"/>
         <source>attention spread evenly ({px:.1f} px)</source>
         <translation>注意力均匀分布（{px:.1f} 像素）</translation>
     </message>
@@ -1280,7 +1305,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="502"/>
+        <location filename="../../attnviz/gallery.py" line="503"/>
         <source>attention, layer {layer}</source>
         <translation>注意力，第 {layer} 层</translation>
     </message>
@@ -1342,12 +1367,12 @@
         <translation>attnviz 只支持 {languages}；不支持 {code}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="320"/>
+        <location filename="../../attnviz/gallery.py" line="321"/>
         <source>attnviz train: linear warm-up, cosine decay (same peak)</source>
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="105"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="107"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -1357,7 +1382,7 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="242"/>
+        <location filename="../../attnviz/commands/processes.py" line="243"/>
         <source>attnviz {command}: waiting for machine 0 at {address} (at most {seconds:g} s, {env})</source>
         <translation>attnviz {command}：正在等待位于 {address} 的 0 号机器（最多 {seconds:g} 秒，{env}）</translation>
     </message>
@@ -1372,22 +1397,22 @@
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="253"/>
+        <location filename="../../attnviz/commands/processes.py" line="254"/>
         <source>attnviz: error: machine 0 did not come to the rendezvous at {address} in {seconds:g} s ({env}): start the same command there with --node-rank 0; nothing was written</source>
         <translation>attnviz：错误：0 号机器在 {seconds:g} 秒内未到达 {address} 的会合点（{env}）：请在那里以 --node-rank 0 运行同一条命令；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="403"/>
+        <location filename="../../attnviz/commands/processes.py" line="404"/>
         <source>attnviz: error: machine {node} was started with other options than this one ({differences}): every machine runs the same command, only --node-rank differs; the job stopped, nothing was written</source>
         <translation>attnviz：错误：机器 {node} 启动时的选项与本机不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同；作业已停止，未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="449"/>
+        <location filename="../../attnviz/commands/processes.py" line="450"/>
         <source>attnviz: error: process {rank} of {world} (pid {pid}) was killed by {signal}{oom}: the job stopped; nothing was written</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank}（pid {pid}）被 {signal} 终止{oom}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="460"/>
+        <location filename="../../attnviz/commands/processes.py" line="461"/>
         <source>attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank} 以退出码 {code} 结束；作业已停止</translation>
     </message>
@@ -1460,7 +1485,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="748"/>
+        <location filename="../../attnviz/gallery.py" line="761"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1527,22 +1552,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="625"/>
+        <location filename="../../attnviz/gallery.py" line="626"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="135"/>
+        <location filename="../../attnviz/gallery.py" line="136"/>
         <source>average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="626"/>
+        <location filename="../../attnviz/gallery.py" line="627"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="134"/>
+        <location filename="../../attnviz/gallery.py" line="135"/>
         <source>Average pooling: every prediction is the mean of the training y</source>
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
@@ -1568,22 +1593,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="436"/>
+        <location filename="../../attnviz/gallery.py" line="437"/>
         <source>Bahdanau attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="647"/>
+        <location filename="../../attnviz/gallery.py" line="648"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="440"/>
+        <location filename="../../attnviz/gallery.py" line="441"/>
         <source>Bahdanau model</source>
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="649"/>
+        <location filename="../../attnviz/gallery.py" line="650"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1608,8 +1633,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="221"/>
-        <location filename="../../attnviz/gallery.py" line="232"/>
+        <location filename="../../attnviz/gallery.py" line="222"/>
+        <location filename="../../attnviz/gallery.py" line="233"/>
         <source>batch</source>
         <translation>批量</translation>
     </message>
@@ -1665,7 +1690,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="94"/>
+        <location filename="../../attnviz/modern_gallery.py" line="95"/>
         <source>bidirectional window ±{half}: keys on both sides</source>
         <translation>双向窗口 ±{half}：两侧的键</translation>
     </message>
@@ -1675,22 +1700,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>双向窗口 ±{window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="361"/>
+        <location filename="../../attnviz/gallery.py" line="362"/>
         <source>billions of operations</source>
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="656"/>
+        <location filename="../../attnviz/gallery.py" line="657"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="299"/>
+        <location filename="../../attnviz/gallery.py" line="300"/>
         <source>bit</source>
         <translation>位</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="298"/>
+        <location filename="../../attnviz/gallery.py" line="299"/>
         <source>bit {n}</source>
         <translation>位 {n}</translation>
     </message>
@@ -1700,7 +1725,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="55"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
@@ -1710,12 +1735,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="465"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="481"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1736,7 +1761,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="133"/>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
@@ -1763,7 +1788,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="116"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1834,6 +1860,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择一个文档文件，每行一篇。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/patching.py" line="80"/>
+        <source>Choose a file of pairs: no generated task applies to this model.</source>
+        <translation>请选择一个最小对文件：没有适用于这个模型的生成任务。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="294"/>
         <source>Choose a full folder path to export into (got {folder!r}).</source>
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
@@ -1876,6 +1907,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="144"/>
+        <source>Click a head</source>
+        <translation>单击一个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/beams.py" line="170"/>
         <source>Click a hypothesis in the tree</source>
         <translation>点击树中的一个候选序列</translation>
@@ -1902,12 +1938,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>外套</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="290"/>
+        <location filename="../../attnviz/gallery.py" line="291"/>
         <source>col {d}</source>
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="150"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -2027,7 +2064,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="134"/>
-        <location filename="../../attnviz/gallery.py" line="189"/>
+        <location filename="../../attnviz/gallery.py" line="190"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
@@ -2037,7 +2074,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="359"/>
+        <location filename="../../attnviz/gallery.py" line="360"/>
         <source>convolutional: k·n·d² (k = 3)</source>
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
@@ -2064,7 +2101,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -2079,7 +2116,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="698"/>
+        <location filename="../../attnviz/gallery.py" line="700"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -2176,7 +2213,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="427"/>
+        <location filename="../../attnviz/gallery.py" line="428"/>
         <source>cross-entropy per token</source>
         <translation>每个词元的交叉熵</translation>
     </message>
@@ -2243,6 +2280,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="135"/>
+        <source>Decode the sentence again with every head its own</source>
+        <translation>让每个头用自己的输出，重新解码这个句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
         <location filename="../../attnviz/gui/menus.py" line="80"/>
         <source>Decode to the end (Ctrl+Return)</source>
@@ -2270,12 +2312,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="448"/>
+        <location filename="../../attnviz/gallery.py" line="449"/>
         <source>Decoder self-attention (causal)</source>
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="550"/>
+        <location filename="../../attnviz/gallery.py" line="551"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
@@ -2305,6 +2347,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/decoding.py" line="261"/>
         <source>Decoding…</source>
         <translation>正在解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="36"/>
+        <source>denoise: share restored, head from the clean run</source>
+        <translation>denoise：恢复的份额，头来自干净运行</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="108"/>
@@ -2354,13 +2401,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="533"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
+        <location filename="../../attnviz/gallery.py" line="534"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2375,7 +2422,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="495"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="511"/>
         <location filename="../../attnviz/session/analysis.py" line="111"/>
         <source>Documents are read, not translated: their heads have no importance to prune by. Map the heads over a file of source&lt;TAB&gt;reference lines for a pruning curve.</source>
         <translation>文档只被读取、不被翻译：其注意力头没有可用于剪枝的重要性。要得到剪枝曲线，请在每行为“源句子&lt;TAB&gt;参考译文”的文件上映射注意力头。</translation>
@@ -2435,7 +2482,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="269"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
@@ -2493,22 +2540,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="452"/>
+        <location filename="../../attnviz/gallery.py" line="453"/>
         <source>Encoder–decoder attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="468"/>
+        <location filename="../../attnviz/gallery.py" line="469"/>
         <source>Encoder–decoder vs decoder-only on the same sentence</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="669"/>
+        <location filename="../../attnviz/gallery.py" line="670"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="283"/>
+        <location filename="../../attnviz/gallery.py" line="284"/>
         <source>encoding dimension</source>
         <translation>编码维度</translation>
     </message>
@@ -2524,12 +2571,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="351"/>
+        <location filename="../../attnviz/gallery.py" line="352"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="521"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="537"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2539,9 +2586,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>Epanechnikov</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="431"/>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>epoch</source>
         <translation>迭代周期</translation>
     </message>
@@ -2783,7 +2830,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="989"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="81"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2803,7 +2851,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="101"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="103"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2935,12 +2983,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="686"/>
+        <location filename="../../attnviz/gallery.py" line="688"/>
         <source>Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, ModernBERT's local one): a window bounds what a layer reads, and its cost</source>
         <translation>完整掩码、滑动窗口掩码和双向窗口掩码（Gemma 3 的全局层与局部层、ModernBERT 的局部层）：窗口限定一层能读到的键，也限定其计算量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>Gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -2950,7 +2998,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="43"/>
+        <source>gender (he/she → il/elle)</source>
+        <translation>性别（he/she → il/elle）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="109"/>
+        <source>Generated minimal pairs for the model on show, or a file of pairs: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative a line</source>
+        <translation>为当前模型生成的最小对，或一个最小对文件：每行 干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/session.py" line="119"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -2975,7 +3033,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="90"/>
+        <location filename="../../attnviz/modern_gallery.py" line="91"/>
         <source>global layer: every earlier key</source>
         <translation>全局层：之前的所有键</translation>
     </message>
@@ -3000,12 +3058,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="688"/>
+        <location filename="../../attnviz/gallery.py" line="690"/>
         <source>Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the cache of keys is smaller</source>
         <translation>分组查询注意力（Qwen3、Llama 3）：多个查询头共享键/值头，键的缓存因此更小</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="108"/>
+        <location filename="../../attnviz/modern_gallery.py" line="109"/>
         <source>Grouped-query attention: 4 query heads share 2 key/value heads (heads 1–2 read the same keys, 3–4 the other ones)</source>
         <translation>分组查询注意力：4 个查询头共享 2 个键/值头（第 1–2 个头读同一组键，第 3–4 个读另一组）</translation>
     </message>
@@ -3020,7 +3078,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
         <location filename="../../attnviz/gui/panels/image.py" line="216"/>
         <source>Head</source>
         <translation>头</translation>
@@ -3039,8 +3097,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="134"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="360"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="382"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="376"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="398"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -3074,6 +3132,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/patching.py" line="186"/>
+        <source>Heads are patched into a decoding: load a model that decodes a sentence.</source>
+        <translation>头是修补进解码中的：请加载一个解码句子的模型。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="121"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
@@ -3084,12 +3147,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="500"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="516"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -3144,6 +3207,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="173"/>
         <source>how many heads are off</source>
         <translation>关闭的头数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="114"/>
+        <source>How many of the generated pairs to patch (in their seeded order)</source>
+        <translation>修补多少个生成的最小对（按其固定种子的顺序）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/figures.py" line="31"/>
@@ -3222,7 +3290,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="535"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="551"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -3232,9 +3300,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>缓存中：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="606"/>
+        <location filename="../../attnviz/gallery.py" line="607"/>
         <source>In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure.</source>
         <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="46"/>
+        <source>indirect object (Mary/John)</source>
+        <translation>间接宾语（Mary/John）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="50"/>
@@ -3389,12 +3462,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="191"/>
+        <location filename="../../attnviz/gallery.py" line="192"/>
         <source>Kernels K(u) as functions of the distance u = (x − xᵢ)/h</source>
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="638"/>
+        <location filename="../../attnviz/gallery.py" line="639"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -3404,7 +3477,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>key width d</source>
         <translation>键的维度 d</translation>
     </message>
@@ -3446,7 +3519,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键（输入词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="415"/>
+        <location filename="../../attnviz/gallery.py" line="416"/>
         <source>keys (source tokens)</source>
         <translation>键（源词元）</translation>
     </message>
@@ -3461,7 +3534,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="408"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="424"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="356"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3524,13 +3598,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/heads.py" line="169"/>
         <location filename="../../attnviz/figures/image.py" line="155"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="426"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="442"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="423"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="439"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3590,39 +3664,39 @@ Install them with:  sudo apt-get install {packages}
         <translation>已学会：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="681"/>
+        <location filename="../../attnviz/gallery.py" line="682"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="682"/>
+        <location filename="../../attnviz/gallery.py" line="683"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="684"/>
+        <location filename="../../attnviz/gallery.py" line="685"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="683"/>
+        <location filename="../../attnviz/gallery.py" line="684"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
-        <location filename="../../attnviz/gallery.py" line="696"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
+        <location filename="../../attnviz/gallery.py" line="698"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="128"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3667,7 +3741,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="135"/>
+        <location filename="../../attnviz/modern_gallery.py" line="136"/>
         <source>length of head 1's query</source>
         <translation>第 1 个头的查询长度</translation>
     </message>
@@ -3718,6 +3792,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请加载一个 Hugging Face 语言模型（仅解码器或仅编码器），以便在文档上绘制其各头的图谱。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/patching.py" line="76"/>
+        <source>Load a model that reads sentences (attnviz's Transformer or decoder-only model, a Hugging Face folder) to patch its heads.</source>
+        <translation>请加载一个读句子的模型（attnviz 的 Transformer 或仅解码器模型、Hugging Face 文件夹）来修补它的头。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/session/panels.py" line="227"/>
         <source>Load a translation model to decode a batch.</source>
         <translation>请先加载翻译模型，再进行批量解码。</translation>
@@ -3752,7 +3831,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session/images.py" line="257"/>
         <location filename="../../attnviz/session/panels.py" line="168"/>
-        <location filename="../../attnviz/session/session.py" line="107"/>
+        <location filename="../../attnviz/session/session.py" line="109"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -3769,13 +3848,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="692"/>
+        <location filename="../../attnviz/gallery.py" line="694"/>
         <source>Logit soft-capping (Gemma 2): scores squashed by tanh so no key can take the whole row</source>
         <translation>对数几率软截顶（Gemma 2）：用 tanh 压缩评分，任何一个键都无法独占整行</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="77"/>
-        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
@@ -3800,7 +3879,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>m_corrupt：损坏输入上的同一量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="220"/>
+        <location filename="../../attnviz/commands/processes.py" line="221"/>
         <source>machine {node} was started with other options than machine 0 ({differences}): every machine runs the same command, only --node-rank differs</source>
         <translation>机器 {node} 启动时的选项与 0 号机器不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同</translation>
     </message>
@@ -3810,7 +3889,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -3820,13 +3899,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="114"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="225"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="236"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="234"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3868,22 +3947,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="232"/>
+        <location filename="../../attnviz/gallery.py" line="233"/>
         <source>Masked softmax with a valid length per query (2-D valid lengths)</source>
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="642"/>
+        <location filename="../../attnviz/gallery.py" line="643"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="641"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="221"/>
+        <location filename="../../attnviz/gallery.py" line="222"/>
         <source>Masked softmax: two sequences, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作：两个序列，有效长度为 2 和 3</translation>
     </message>
@@ -3904,17 +3983,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="677"/>
+        <location filename="../../attnviz/gallery.py" line="678"/>
         <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
         <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gallery.py" line="533"/>
         <source>Mean attention distance by depth, over the {count} sample images</source>
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3929,7 +4008,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="520"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="536"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -3971,7 +4050,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="270"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -4078,7 +4157,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="575"/>
+        <location filename="../../attnviz/gallery.py" line="576"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -4120,12 +4199,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="650"/>
+        <location filename="../../attnviz/gallery.py" line="651"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="444"/>
+        <location filename="../../attnviz/gallery.py" line="445"/>
         <source>Multi-head self-attention</source>
         <translation>多头自注意力</translation>
     </message>
@@ -4145,7 +4224,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="623"/>
+        <location filename="../../attnviz/gallery.py" line="624"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -4181,12 +4260,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="720"/>
+        <location filename="../../attnviz/gallery.py" line="733"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="147"/>
+        <location filename="../../attnviz/modern_gallery.py" line="148"/>
         <source>no cap: s</source>
         <translation>不截顶：s</translation>
     </message>
@@ -4226,6 +4305,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="307"/>
+        <source>No head patched: Ctrl+click a head to patch it into the decoding on show</source>
+        <translation>没有修补的头：Ctrl+单击一个头，把它修补进当前显示的解码</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="218"/>
         <location filename="../../attnviz/gui/panels/train.py" line="642"/>
         <source>no history yet</source>
@@ -4248,6 +4332,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/patch.py" line="141"/>
+        <location filename="../../attnviz/session/patching.py" line="97"/>
         <source>no pair could be patched</source>
         <translation>没有一对可以修补</translation>
     </message>
@@ -4288,6 +4373,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="37"/>
+        <source>noise: share lost, head from the corrupt run</source>
+        <translation>noise：失去的份额，头来自损坏运行</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/panels.py" line="164"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="29"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="71"/>
@@ -4300,22 +4390,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="141"/>
+        <location filename="../../attnviz/gallery.py" line="142"/>
         <source>Non-parametric attention pooling (Gaussian kernel, h = 1)</source>
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="628"/>
+        <location filename="../../attnviz/gallery.py" line="629"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="630"/>
+        <location filename="../../attnviz/gallery.py" line="631"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="148"/>
+        <location filename="../../attnviz/gallery.py" line="149"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
@@ -4411,9 +4501,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="299"/>
+        <location filename="../../attnviz/gallery.py" line="300"/>
         <source>number</source>
         <translation>数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="45"/>
+        <source>number (peut/peuvent)</source>
+        <translation>单复数（peut/peuvent）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="40"/>
@@ -4471,7 +4566,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="528"/>
+        <location filename="../../attnviz/gallery.py" line="529"/>
         <source>one head</source>
         <translation>一个头</translation>
     </message>
@@ -4541,7 +4636,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="411"/>
+        <location filename="../../attnviz/gallery.py" line="412"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
@@ -4571,7 +4666,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4657,12 +4752,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="99"/>
+        <location filename="../../attnviz/session/session.py" line="101"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="360"/>
+        <location filename="../../attnviz/gallery.py" line="361"/>
         <source>Operations per layer as the sequence grows (d = 512; Table 1 of the paper)</source>
         <translation>每层运算量随序列增长的变化（d = 512；论文表 1）</translation>
     </message>
@@ -4682,7 +4777,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="524"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="540"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4743,9 +4838,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="152"/>
+        <source>Pair</source>
+        <translation>最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
         <source>pair i</source>
         <translation>维度对 i</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="148"/>
+        <source>Pairs</source>
+        <translation>最小对</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="442"/>
+        <source>Pairs (*.tsv *.txt);;All files (*)</source>
+        <translation>最小对 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="92"/>
@@ -4753,7 +4863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文 {where}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="319"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
         <source>paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)</source>
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
@@ -4784,28 +4894,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="172"/>
+        <location filename="../../attnviz/gallery.py" line="173"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="634"/>
+        <location filename="../../attnviz/gallery.py" line="635"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="632"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
+        <location filename="../../attnviz/gallery.py" line="633"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="636"/>
+        <location filename="../../attnviz/gallery.py" line="637"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="181"/>
+        <location filename="../../attnviz/gallery.py" line="182"/>
         <source>Parametric pooling weights: sharper than the non-parametric ones</source>
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
@@ -4835,6 +4945,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块列</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="134"/>
+        <source>Patch none</source>
+        <translation>不修补任何头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/training.py" line="49"/>
         <source>patch row</source>
         <translation>图像块行</translation>
@@ -4845,14 +4960,50 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块行</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="78"/>
+        <source>Patch this head into the decoding on show</source>
+        <translation>把这个头修补进当前显示的解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="77"/>
+        <source>Patch this head no more</source>
+        <translation>不再修补这个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="304"/>
+        <source>Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”</source>
+        <translation>已修补：{heads}——解码“{corrupt}”时，这些头的输出取自“{clean}”</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="164"/>
         <source>Patches (2-D)</source>
         <translation>图块（二维）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="336"/>
+        <source>Patching</source>
+        <translation>修补</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/patch.py" line="127"/>
         <source>patching every head over {count:,} pairs</source>
         <translation>在 {count:,} 对上修补每个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="222"/>
+        <source>Patching heads into the decoding…</source>
+        <translation>正在把头修补进解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="108"/>
+        <source>Patching heads…</source>
+        <translation>正在修补头…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="222"/>
+        <source>Patching no head…</source>
+        <translation>正在取消所有修补…</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/patching/engine.py" line="121"/>
@@ -4861,9 +5012,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="291"/>
+        <source>Patching reads minimal pairs of sentences through each head's output: this model's heads cannot be patched</source>
+        <translation>修补通过每个头的输出读取句子的最小对：这个模型的头无法修补</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/patching/inputs.py" line="216"/>
         <source>patching reads minimal pairs of sentences: this model reads no sentence</source>
         <translation>修补读取句子的最小对：这个模型不读句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="38"/>
+        <source>pattern: its attention weights alone</source>
+        <translation>pattern：仅其注意力权重</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="148"/>
@@ -4882,7 +5043,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="102"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="104"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -4892,7 +5053,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="304"/>
+        <location filename="../../attnviz/gallery.py" line="305"/>
         <source>PE · PEᵀ: nearby positions have similar encodings</source>
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
@@ -4965,7 +5126,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="52"/>
+        <source>Point at a head to read its share; click it for its maps; Ctrl+click (or right-click) patches it into the decoding on show</source>
+        <translation>指向一个头可读出它的份额；单击它查看它的注意力图；Ctrl+单击（或右键）把它修补进当前显示的解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
@@ -4997,32 +5163,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="541"/>
+        <location filename="../../attnviz/gallery.py" line="542"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="659"/>
+        <location filename="../../attnviz/gallery.py" line="660"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="654"/>
+        <location filename="../../attnviz/gallery.py" line="655"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="655"/>
+        <location filename="../../attnviz/gallery.py" line="656"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>Positional encoding: dimensions 6–9 over positions</source>
         <translation>位置编码：第 6–9 维随位置的变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="282"/>
+        <location filename="../../attnviz/gallery.py" line="283"/>
         <source>Positional encoding: {positions} positions × {dimensions} dimensions</source>
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
@@ -5048,8 +5214,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="142"/>
-        <location filename="../../attnviz/gallery.py" line="173"/>
+        <location filename="../../attnviz/gallery.py" line="143"/>
+        <location filename="../../attnviz/gallery.py" line="174"/>
         <source>prediction</source>
         <translation>预测</translation>
     </message>
@@ -5145,8 +5311,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -5171,24 +5337,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="197"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="207"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="690"/>
+        <location filename="../../attnviz/gallery.py" line="692"/>
         <source>QK-norm (Qwen3, Gemma 3, OLMo 2): queries and keys normalised before RoPE keep scores bounded and training stable</source>
         <translation>QK 归一化（Qwen3、Gemma 3、OLMo 2）：在 RoPE 之前对查询和键做归一化，使评分有界、训练稳定</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="134"/>
+        <location filename="../../attnviz/modern_gallery.py" line="135"/>
         <source>QK-norm: every query (and key) rescaled to one length before RoPE, so no score can grow without bound</source>
         <translation>QK 归一化：每个查询（和键）在 RoPE 之前缩放到同一长度，评分因此不会无限增长</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="177"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="491"/>
+        <location filename="../../attnviz/gallery.py" line="492"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -5228,7 +5394,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询、键和值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="262"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
@@ -5248,7 +5414,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="105"/>
+        <location filename="../../attnviz/modern_gallery.py" line="106"/>
         <source>query head {head} · key/value head {group}</source>
         <translation>第 {head} 个查询头 · 第 {group} 个键/值头</translation>
     </message>
@@ -5263,8 +5429,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {x:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="208"/>
-        <location filename="../../attnviz/gallery.py" line="208"/>
+        <location filename="../../attnviz/gallery.py" line="209"/>
+        <location filename="../../attnviz/gallery.py" line="209"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="41"/>
         <source>query {n}</source>
         <translation>第 {n} 个查询</translation>
@@ -5281,7 +5447,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="163"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
@@ -5306,7 +5472,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="129"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -5341,7 +5507,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
         <source>raw score q·k / √d</source>
         <translation>原始评分 q·k / √d</translation>
     </message>
@@ -5369,6 +5535,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/hf_dialog.py" line="126"/>
         <source>Reading the models in the cache…</source>
         <translation>正在读取缓存中的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="173"/>
+        <source>Reading the pair's maps…</source>
+        <translation>正在读取这一对的注意力图…</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="314"/>
@@ -5402,7 +5573,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>记录注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="358"/>
+        <location filename="../../attnviz/gallery.py" line="359"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
     </message>
@@ -5427,7 +5598,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="749"/>
+        <location filename="../../attnviz/gallery.py" line="762"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -5495,12 +5666,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>圆环</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -5510,7 +5681,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="510"/>
+        <location filename="../../attnviz/gallery.py" line="511"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
@@ -5526,7 +5697,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开（不加残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="502"/>
+        <location filename="../../attnviz/gallery.py" line="503"/>
         <source>rollout after layer {layer}</source>
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
@@ -5561,7 +5732,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 基数 {base:,.0f}，{scaling} 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="274"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="284"/>
         <source>RoPE_m({projection}), m = {row}: rotated by its position (base {base:,.0f})</source>
         <translation>RoPE_m({projection})，m = {row}：按其位置旋转（基数 {base:,.0f}）</translation>
     </message>
@@ -5571,14 +5742,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>旋转（RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>row (position)</source>
         <translation>行（位置）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="115"/>
+        <source>Run</source>
+        <translation>运行</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/processes.py" line="32"/>
         <source>run as a job of N processes on this machine (on the CPU: at most one per core; on CUDA: one per GPU), each taking its share of the corpus; a process that fails stops the job in one line</source>
         <translation>在本机以 N 个进程的作业运行（CPU 上每个核心最多一个；CUDA 上每块 GPU 一个），每个进程处理语料的一部分；任一进程失败即以一行说明停止作业</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="128"/>
+        <source>Run patching over minimal pairs: which heads carry the difference</source>
+        <translation>在最小对上运行修补：哪些头承载了这个差别</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="79"/>
@@ -5596,7 +5777,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="307"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="317"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -5646,12 +5827,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="645"/>
+        <location filename="../../attnviz/gallery.py" line="646"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="273"/>
+        <location filename="../../attnviz/gallery.py" line="274"/>
         <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -5700,7 +5881,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
         <source>score the softmax reads</source>
         <translation>softmax 读到的评分</translation>
     </message>
@@ -5783,7 +5964,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力和位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="357"/>
+        <location filename="../../attnviz/gallery.py" line="358"/>
         <source>self-attention: n²·d</source>
         <translation>自注意力：n²·d</translation>
     </message>
@@ -5818,13 +5999,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="361"/>
+        <location filename="../../attnviz/gallery.py" line="362"/>
         <source>sequence length n</source>
         <translation>序列长度 n</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="212"/>
-        <location filename="../../attnviz/gallery.py" line="212"/>
+        <location filename="../../attnviz/gallery.py" line="213"/>
+        <location filename="../../attnviz/gallery.py" line="213"/>
         <source>sequence {n}</source>
         <translation>序列 {n}</translation>
     </message>
@@ -5905,7 +6086,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -6005,12 +6186,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="176"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -6045,7 +6226,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>滑动窗口 {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="92"/>
+        <location filename="../../attnviz/modern_gallery.py" line="93"/>
         <source>sliding window {window}: the last {window} keys</source>
         <translation>滑动窗口 {window}：最近的 {window} 个键</translation>
     </message>
@@ -6070,17 +6251,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>运动鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="149"/>
+        <location filename="../../attnviz/modern_gallery.py" line="150"/>
         <source>Soft-capping: a score s becomes {cap:g}·tanh(s / {cap:g}), never beyond ±{cap:g}</source>
         <translation>软截顶：评分 s 变为 {cap:g}·tanh(s / {cap:g})，绝不超出 ±{cap:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="347"/>
+        <location filename="../../attnviz/gallery.py" line="348"/>
         <source>softmax entropy, q·k</source>
         <translation>softmax 的熵，q·k</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="348"/>
+        <location filename="../../attnviz/gallery.py" line="349"/>
         <source>softmax entropy, q·k / √d</source>
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
@@ -6178,7 +6359,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="271"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -6370,7 +6551,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -6390,12 +6571,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -6462,8 +6643,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="150"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="151"/>
+        <location filename="../../attnviz/gallery.py" line="184"/>
         <source>test x (sorted)</source>
         <translation>测试 x（已排序）</translation>
     </message>
@@ -6473,12 +6654,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="599"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="615"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="591"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="607"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -6523,7 +6704,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力机制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="202"/>
+        <location filename="../../attnviz/gallery.py" line="203"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
@@ -6549,7 +6730,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其输出被修补的块，从 1 起（Transformer 的编码器；其他模型的唯一一叠）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="748"/>
+        <location filename="../../attnviz/gallery.py" line="761"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -6582,6 +6763,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="281"/>
         <source>the clean input token at that position</source>
         <translation>干净输入在该位置的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/live.py" line="46"/>
+        <source>the clean sentence is empty</source>
+        <translation>干净的句子是空的</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="253"/>
@@ -6624,7 +6810,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="639"/>
+        <location filename="../../attnviz/gallery.py" line="640"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -6699,7 +6885,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="479"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="495"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6709,7 +6895,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
@@ -6757,7 +6943,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头，从 1 起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="604"/>
+        <location filename="../../attnviz/gallery.py" line="605"/>
         <source>The Image dock shows one layer at a time: change its layer, or Show ▸ rollout.</source>
         <translation>图像面板一次显示一层：可换层，或在“显示”中选择注意力展开。</translation>
     </message>
@@ -6777,7 +6963,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6843,7 +7029,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="529"/>
+        <location filename="../../attnviz/gallery.py" line="530"/>
         <source>the layer's mean</source>
         <translation>该层平均</translation>
     </message>
@@ -6977,7 +7163,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型自己的名称：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="148"/>
+        <location filename="../../attnviz/modern_gallery.py" line="149"/>
         <source>the model's scores</source>
         <translation>模型的评分</translation>
     </message>
@@ -6995,6 +7181,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/heads/distributed.py" line="273"/>
         <source>the other processes</source>
         <translation>其他进程</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="137"/>
+        <source>The pair whose maps are shown, and whose clean side patched heads come from</source>
+        <translation>显示其注意力图的最小对；被修补的头的输出来自它的干净一侧</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="251"/>
@@ -7098,7 +7289,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="652"/>
+        <location filename="../../attnviz/gallery.py" line="653"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -7108,7 +7299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="214"/>
+        <location filename="../../attnviz/commands/processes.py" line="215"/>
         <source>the rendezvous holds no options of machine 0 ({error}): is it attnviz's?</source>
         <translation>会合点没有 0 号机器的选项（{error}）：它是 attnviz 的吗？</translation>
     </message>
@@ -7128,7 +7319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="217"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -7153,6 +7344,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/live.py" line="159"/>
+        <source>the sentence reads as {count} tokens and the clean side as {other}: a head is patched position by position</source>
+        <translation>这个句子读作 {count} 个词元，干净的一侧读作 {other} 个：头是逐个位置修补的</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="57"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
@@ -7163,7 +7359,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -7383,12 +7579,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="602"/>
+        <location filename="../../attnviz/gallery.py" line="603"/>
         <source>The window shows one head at a time: the figure averages the heads.</source>
         <translation>窗口一次显示一个头：这张图是各头的平均。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="610"/>
+        <location filename="../../attnviz/gallery.py" line="611"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -7552,6 +7748,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有编码器自注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/live.py" line="66"/>
+        <source>this model has no head {head}</source>
+        <translation>这个模型没有头 {head}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/panels.py" line="112"/>
         <location filename="../../attnviz/figures/panels.py" line="80"/>
         <source>This model has no positional encoding</source>
@@ -7698,7 +7899,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见用户指南“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="576"/>
+        <location filename="../../attnviz/gallery.py" line="577"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -7708,7 +7909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="128"/>
+        <location filename="../../attnviz/gallery.py" line="129"/>
         <source>Training data and the true function</source>
         <translation>训练数据与真实函数</translation>
     </message>
@@ -7740,8 +7941,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="76"/>
-        <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="425"/>
+        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="426"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
@@ -7752,7 +7953,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gallery.py" line="122"/>
+        <location filename="../../attnviz/gallery.py" line="123"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>training points</source>
         <translation>训练样本</translation>
@@ -7763,7 +7964,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练已继续。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
         <source>training step</source>
         <translation>训练步数</translation>
     </message>
@@ -7789,8 +7990,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="150"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="151"/>
+        <location filename="../../attnviz/gallery.py" line="184"/>
         <source>training x (sorted)</source>
         <translation>训练 x（已排序）</translation>
     </message>
@@ -7815,12 +8016,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="663"/>
+        <location filename="../../attnviz/gallery.py" line="664"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="661"/>
+        <location filename="../../attnviz/gallery.py" line="662"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -7830,12 +8031,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="666"/>
+        <location filename="../../attnviz/gallery.py" line="667"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="668"/>
+        <location filename="../../attnviz/gallery.py" line="669"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -7882,7 +8083,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="154"/>
-        <location filename="../../attnviz/gallery.py" line="123"/>
+        <location filename="../../attnviz/gallery.py" line="124"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
@@ -7928,7 +8129,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="130"/>
+        <location filename="../../attnviz/session/base.py" line="135"/>
         <source>Unexpected error: {kind}: {error}</source>
         <translation>意外错误：{kind}：{error}</translation>
     </message>
@@ -7938,7 +8139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>意外错误：{kind}：{error}。attnviz 仍在运行。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="349"/>
+        <location filename="../../attnviz/gallery.py" line="350"/>
         <source>uniform over 10 keys (log 10)</source>
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
@@ -7989,7 +8190,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="574"/>
+        <location filename="../../attnviz/gallery.py" line="575"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -8020,9 +8221,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {length}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="219"/>
-        <location filename="../../attnviz/gallery.py" line="262"/>
-        <location filename="../../attnviz/gallery.py" line="264"/>
+        <location filename="../../attnviz/gallery.py" line="220"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
+        <location filename="../../attnviz/gallery.py" line="265"/>
         <source>valid length {n}</source>
         <translation>有效长度 {n}</translation>
     </message>
@@ -8037,20 +8238,25 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="230"/>
+        <location filename="../../attnviz/gallery.py" line="231"/>
         <source>valid lengths {lengths}</source>
         <translation>有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="432"/>
-        <location filename="../../attnviz/gallery.py" line="430"/>
+        <location filename="../../attnviz/gallery.py" line="433"/>
+        <location filename="../../attnviz/gallery.py" line="431"/>
         <source>validation BLEU</source>
         <translation>验证集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="39"/>
+        <source>values: its values alone</source>
+        <translation>values：仅其值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/computation.py" line="83"/>
@@ -8063,7 +8269,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="490"/>
+        <location filename="../../attnviz/gallery.py" line="491"/>
         <source>ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)</source>
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
@@ -8111,8 +8317,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重 {value:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="202"/>
-        <location filename="../../attnviz/gallery.py" line="264"/>
+        <location filename="../../attnviz/gallery.py" line="203"/>
+        <location filename="../../attnviz/gallery.py" line="265"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -8127,9 +8333,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="122"/>
+        <source>What colours the heads: each head's mean share of the logit difference</source>
+        <translation>头的着色依据：每个头在 logit 差中所占份额的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="62"/>
@@ -8152,17 +8363,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>哪些头承载一种行为：在最小对上修补每个头，并附上归因修补</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="96"/>
+        <location filename="../../attnviz/modern_gallery.py" line="97"/>
         <source>Which keys a query may read: full, sliding window, bidirectional window</source>
         <translation>查询能读到哪些键：完整、滑动窗口、双向窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="697"/>
+        <location filename="../../attnviz/gallery.py" line="699"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>Why scale by √d: unscaled scores saturate the softmax as d grows</source>
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
@@ -8394,7 +8605,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="146"/>
+        <location filename="../../attnviz/modern_gallery.py" line="147"/>
         <source>{cap:g}·tanh(s / {cap:g})</source>
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
@@ -8449,6 +8660,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/classify.py" line="46"/>
         <source>{checkpoint}: {name} has no classifier head, so it names no classes (attnviz heads --data shows its attention over a folder of images)</source>
         <translation>{checkpoint}：{name} 没有分类头，因此不给出类别（attnviz heads --data 可显示它在一个图像文件夹上的注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/live.py" line="48"/>
+        <source>{clean!r} reads as {count} tokens and {corrupt!r} as {other}: a head is patched position by position, so both sides must read as the same number of tokens</source>
+        <translation>{clean!r} 读作 {count} 个词元，{corrupt!r} 读作 {other} 个：头是逐个位置修补的，所以两侧必须读作相同数量的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="277"/>
+        <source>{clean} → {corrupt} ({answer}/{alternative})</source>
+        <translation>{clean} → {corrupt}（{answer}/{alternative}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/load.py" line="214"/>
@@ -8600,6 +8821,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="376"/>
+        <source>{head} · clean</source>
+        <translation>{head} · 干净</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="380"/>
+        <source>{head} · clean − corrupt</source>
+        <translation>{head} · 干净 − 损坏</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="378"/>
+        <source>{head} · corrupt</source>
+        <translation>{head} · 损坏</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/learning/bleu.py" line="28"/>
         <location filename="../../attnviz/core/learning/bleu.py" line="49"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
@@ -8688,12 +8924,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="396"/>
+        <source>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}] over {count:,} pairs</source>
+        <translation>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}]，基于 {count:,} 个最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/computation.py" line="98"/>
         <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="421"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="437"/>
         <source>{kind}, {which}</source>
         <translation>{kind}，{which}</translation>
     </message>
@@ -8723,12 +8964,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="587"/>
+        <location filename="../../attnviz/gallery.py" line="588"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="586"/>
+        <location filename="../../attnviz/gallery.py" line="587"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -8739,7 +8980,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="131"/>
+        <location filename="../../attnviz/session/base.py" line="136"/>
         <source>{message}. {then}</source>
         <translation>{message}。{then}</translation>
     </message>
@@ -8807,12 +9048,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/state.py" line="80"/>
+        <source>{model}, heads patched {heads}</source>
+        <translation>{model}，已修补的头 {heads}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/patching.py" line="54"/>
         <source>{model}: attribution patching against patching, Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</source>
         <translation>{model}：归因修补对比修补，Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="431"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
@@ -8857,7 +9103,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
@@ -8867,12 +9113,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{measure}，{count:,} 对</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="350"/>
+        <source>{model}: {measure}, {source}, {count:,} pairs</source>
+        <translation>{model}：{measure}，{source}，{count:,} 个最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/image.py" line="211"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="402"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="418"/>
         <source>{model}: {statistic}, {count:,} documents</source>
         <translation>{model}：{statistic}，{count:,} 篇文档</translation>
     </message>
@@ -8883,7 +9134,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="403"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="419"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -8898,7 +9149,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="626"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="642"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -9114,7 +9365,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="202"/>
+        <location filename="../../attnviz/commands/processes.py" line="203"/>
         <source>{option} {here} on machine {node}, {there} on machine 0</source>
         <translation>{option} 在机器 {node} 上为 {here}，在 0 号机器上为 {there}</translation>
     </message>
@@ -9174,7 +9425,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="304"/>
+        <location filename="../../attnviz/commands/processes.py" line="305"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="82"/>
         <source>{path} cannot be read: {reason}</source>
@@ -10033,7 +10284,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="278"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="288"/>
         <source>{projection}: this layer adds no positions (no RoPE)</source>
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
@@ -10048,7 +10299,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{scale} · 最大 {largest:.3g} = 均匀分布（1/{count:,}）的 {times:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="286"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="296"/>
         <source>{score}, capped: s_j ← {cap:g}·tanh(s_j / {cap:g})</source>
         <translation>{score}，再截顶：s_j ← {cap:g}·tanh(s_j / {cap:g})</translation>
     </message>
@@ -10247,7 +10498,7 @@ Open the session with that checkpoint?</source>
         <translation>|j − {row}| ≤ {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
@@ -10277,7 +10528,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>α, the model's own</source>
         <translation>α，模型自身的输出</translation>
     </message>
@@ -10292,18 +10543,18 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="133"/>
+        <location filename="../../attnviz/modern_gallery.py" line="134"/>
         <source>‖q‖ after RMSNorm</source>
         <translation>RMSNorm 之后的 ‖q‖</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="132"/>
+        <location filename="../../attnviz/modern_gallery.py" line="133"/>
         <source>‖q‖ before the norm</source>
         <translation>归一化之前的 ‖q‖</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="167"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="169"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>

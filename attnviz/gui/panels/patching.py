@@ -29,7 +29,7 @@ from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 if TYPE_CHECKING:
-    from attnviz.session.patching import PatchingResult
+    from attnviz.core.patching.statistics import PatchingResult
 
 # (the measures of attnviz.core.patching.engine.MEASURES, in its order: the GUI does not import torch-backed modules)
 MEASURES = (
