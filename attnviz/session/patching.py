@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.core.layout import Capability
 from attnviz.i18n import tr
@@ -220,7 +220,7 @@ class PatchingRequests(SessionBase):
 
     def _decoded_model(self, loaded: LoadedModel) -> LoadedModel:
         """(On the worker.) The model a new decoding steps: the model on show, wrapped while heads are patched."""
-        return loaded if self._live is None else replace(loaded, model=self._live)
+        return loaded if self._live is None else replace(loaded, model=cast(Any, self._live))
 
     def forget_patching(self) -> None:
         """A new model is on show: the old one's patching, its copy and its patched heads go with it."""

@@ -17,7 +17,7 @@ it with. Torch only, never Qt. Shapes: B rows, S source tokens, T target tokens,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +55,7 @@ class _HeadSwap:
     """Hooks on the patched heads' layers: while :meth:`keeping`, each call's heads (B, Q, H, Dh) are kept per layer;
     while :meth:`swapping`, the patched heads of each call take the kept ones of the same call, in order."""
 
-    def __init__(self, model: Any, heads: Sequence[Head]):
+    def __init__(self, model: Any, heads: Iterable[Head]):
         chains = _chains_by_kind(model)
         layout = _layout_of(chains)
         self.heads = tuple(sorted(set(heads)))
@@ -129,7 +129,7 @@ class PatchedTranslator:
     decoder interface of :mod:`attnviz.core.models.translation` (``start``, ``step``), everything else the model's
     own. Its hooks live until :meth:`remove`. The source decoded must read as as many tokens as the clean side."""
 
-    def __init__(self, loaded: Any, heads: Sequence[Head], clean: str, corrupt: str):
+    def __init__(self, loaded: Any, heads: Iterable[Head], clean: str, corrupt: str):
         self.model = loaded.model
         self.clean_ids, self.clean_valid = clean_source(loaded, clean, corrupt)
         self._swap = _HeadSwap(self.model, heads)
@@ -189,7 +189,7 @@ class PatchedTranslator:
 
 
 @torch.no_grad()
-def patched_greedy(loaded: Any, heads: Sequence[Head], clean: str, corrupt: str,
+def patched_greedy(loaded: Any, heads: Iterable[Head], clean: str, corrupt: str,
                    device: torch.device | str = "cpu") -> list[str]:
     """The greedy translation of ``corrupt`` with ``heads`` patched from ``clean``, by brute force: at every step a
     fresh teacher-forced pass of the whole prefix on the clean side (its heads kept), then one on the corrupt side

@@ -56,7 +56,8 @@ def pair_maps(loaded: Any, pair: MinimalPair, device: torch.device | str = "cpu"
             maps.append({kind: np.stack(layers) for kind, layers in kinds.items()})
         words = (tuple(one.tokens), _corrupt_words(loaded, pair, one.tokens))
     target = ("<bos>", *one.prefix)
-    rows, columns = {}, {}
+    rows: dict[AttentionKind, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    columns: dict[AttentionKind, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for kind, values in maps[0].items():
         _, _, queries, keys = values.shape
         if kind is AttentionKind.ENCODER_SELF:

@@ -29,6 +29,7 @@ from attnviz.i18n import N_, tr
 from attnviz.session import Session, SessionState, changed
 
 if TYPE_CHECKING:
+    from attnviz.core.patching.pairs import MinimalPair
     from attnviz.core.patching.statistics import PatchingResult
 
 # (the measures of attnviz.core.patching.engine.MEASURES, in its order: the GUI does not import torch-backed modules)
@@ -231,7 +232,7 @@ class PatchingPanel(QtWidgets.QWidget):
         model = self.state.model
         return [h for h in (model.heads_patched.split(",") if model is not None else []) if h]
 
-    def pair(self) -> object | None:
+    def pair(self) -> MinimalPair | None:
         """The pair chosen (a MinimalPair of the patching on show), or None."""
         result, index = self.state.patching, self.pair_box.currentIndex()
         return result.pairs[index] if result is not None and 0 <= index < len(result.pairs) else None
