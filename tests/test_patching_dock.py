@@ -13,7 +13,7 @@ import pytest
 
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.paths import DEFAULT_CHECKPOINT
-from tests.helpers import WAIT_MS, open_window, raised
+from tests.helpers import WAIT_MS, open_window, raised, settle
 
 TRANSFORMER = DEFAULT_CHECKPOINT
 PAIRS = ("he is alone .\tshe is alone .\til\telle\n"
@@ -121,6 +121,8 @@ def test_heads_patched_live_decode_as_the_core_does_and_the_title_names_them(qtb
     assert own[0] == "elle"
     _ran(window, panel, qtbot, pairs_file)
     assert panel.pair_box.currentIndex() == 0  # (the pair whose corrupt side is on show)
+    settle(window)
+    where = panel.grid.cell_rect(*_cell(panel, "cross:3.3"))
     for name in GENDER_HEADS:  # one by one, as Ctrl+click does
         panel._on_patch_requested(*_cell(panel, name))
         qtbot.waitUntil(lambda n=name: n in window.session.state.model.heads_patched and window.session.state.finished,
@@ -131,6 +133,9 @@ def test_heads_patched_live_decode_as_the_core_does_and_the_title_names_them(qtb
     assert list(window.session.state.steps[-1].output_tokens[: len(expected)]) == expected
     assert window.windowTitle() == "attnviz — transformer.safetensors, heads patched " + str(mask)
     assert "Patched: " + ", ".join(str(mask).split(",")) in panel.banner.text()
+    panel._on_grid_hovered(*_cell(panel, "cross:3.1"))
+    settle(window)
+    assert panel.grid.cell_rect(*_cell(panel, "cross:3.3")).contains(where.center())  # (a click lands where aimed)
     panel.unpatch_button.click()
     qtbot.waitUntil(lambda: not window.session.state.model.heads_patched and window.session.state.finished,
                     timeout=WAIT_MS)

@@ -54,6 +54,11 @@
         <translation> 或 </translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="115"/>
+        <source> pairs</source>
+        <translation> 个最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/lecture.py" line="134"/>
         <source> s</source>
         <translation> 秒</translation>
@@ -790,12 +795,12 @@
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="441"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="472"/>
         <source>A file of pairs</source>
         <translation>最小对文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="267"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="270"/>
         <source>A file of pairs…</source>
         <translation>最小对文件…</translation>
     </message>
@@ -989,7 +994,7 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="44"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="45"/>
         <source>agreement (fatigué/fatiguée)</source>
         <translation>性数配合（fatigué/fatiguée）</translation>
     </message>
@@ -1152,7 +1157,7 @@
         <translation>atp − denoise</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="40"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="41"/>
         <source>atp: attribution patching's estimate</source>
         <translation>atp：归因修补的估计</translation>
     </message>
@@ -1789,7 +1794,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="118"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1860,7 +1865,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择一个文档文件，每行一篇。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="80"/>
+        <location filename="../../attnviz/session/patching.py" line="63"/>
         <source>Choose a file of pairs: no generated task applies to this model.</source>
         <translation>请选择一个最小对文件：没有适用于这个模型的生成任务。</translation>
     </message>
@@ -1907,7 +1912,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="146"/>
         <source>Click a head</source>
         <translation>单击一个头</translation>
     </message>
@@ -1944,7 +1949,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="137"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="150"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="152"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -2280,7 +2285,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="137"/>
         <source>Decode the sentence again with every head its own</source>
         <translation>让每个头用自己的输出，重新解码这个句子</translation>
     </message>
@@ -2349,7 +2354,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="36"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="37"/>
         <source>denoise: share restored, head from the clean run</source>
         <translation>denoise：恢复的份额，头来自干净运行</translation>
     </message>
@@ -2831,7 +2836,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/heatmap.py" line="989"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="82"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2998,12 +3003,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="43"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="44"/>
         <source>gender (he/she → il/elle)</source>
         <translation>性别（he/she → il/elle）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="110"/>
         <source>Generated minimal pairs for the model on show, or a file of pairs: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative a line</source>
         <translation>为当前模型生成的最小对，或一个最小对文件：每行 干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选</translation>
     </message>
@@ -3132,7 +3137,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="186"/>
+        <location filename="../../attnviz/session/patching.py" line="169"/>
         <source>Heads are patched into a decoding: load a model that decodes a sentence.</source>
         <translation>头是修补进解码中的：请加载一个解码句子的模型。</translation>
     </message>
@@ -3209,7 +3214,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="114"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="116"/>
         <source>How many of the generated pairs to patch (in their seeded order)</source>
         <translation>修补多少个生成的最小对（按其固定种子的顺序）</translation>
     </message>
@@ -3305,7 +3310,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="46"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="47"/>
         <source>indirect object (Mary/John)</source>
         <translation>间接宾语（Mary/John）</translation>
     </message>
@@ -3535,7 +3540,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="424"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="356"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="387"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3792,7 +3797,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请加载一个 Hugging Face 语言模型（仅解码器或仅编码器），以便在文档上绘制其各头的图谱。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="76"/>
+        <location filename="../../attnviz/session/patching.py" line="59"/>
         <source>Load a model that reads sentences (attnviz's Transformer or decoder-only model, a Hugging Face folder) to patch its heads.</source>
         <translation>请加载一个读句子的模型（attnviz 的 Transformer 或仅解码器模型、Hugging Face 文件夹）来修补它的头。</translation>
     </message>
@@ -4305,7 +4310,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="307"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="311"/>
         <source>No head patched: Ctrl+click a head to patch it into the decoding on show</source>
         <translation>没有修补的头：Ctrl+单击一个头，把它修补进当前显示的解码</translation>
     </message>
@@ -4332,7 +4337,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/patch.py" line="141"/>
-        <location filename="../../attnviz/session/patching.py" line="97"/>
+        <location filename="../../attnviz/session/patching.py" line="80"/>
         <source>no pair could be patched</source>
         <translation>没有一对可以修补</translation>
     </message>
@@ -4373,7 +4378,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="37"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="38"/>
         <source>noise: share lost, head from the corrupt run</source>
         <translation>noise：失去的份额，头来自损坏运行</translation>
     </message>
@@ -4506,7 +4511,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="45"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="46"/>
         <source>number (peut/peuvent)</source>
         <translation>单复数（peut/peuvent）</translation>
     </message>
@@ -4838,7 +4843,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="154"/>
         <source>Pair</source>
         <translation>最小对</translation>
     </message>
@@ -4848,12 +4853,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度对 i</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="148"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="150"/>
         <source>Pairs</source>
         <translation>最小对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="442"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="473"/>
         <source>Pairs (*.tsv *.txt);;All files (*)</source>
         <translation>最小对 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4945,7 +4950,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="136"/>
         <source>Patch none</source>
         <translation>不修补任何头</translation>
     </message>
@@ -4960,17 +4965,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="78"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="79"/>
         <source>Patch this head into the decoding on show</source>
         <translation>把这个头修补进当前显示的解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="77"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="78"/>
         <source>Patch this head no more</source>
         <translation>不再修补这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="304"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="308"/>
         <source>Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”</source>
         <translation>已修补：{heads}——解码“{corrupt}”时，这些头的输出取自“{clean}”</translation>
     </message>
@@ -4981,7 +4986,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="336"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="367"/>
         <source>Patching</source>
         <translation>修补</translation>
     </message>
@@ -4991,17 +4996,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 {count:,} 对上修补每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="222"/>
+        <location filename="../../attnviz/session/patching.py" line="205"/>
         <source>Patching heads into the decoding…</source>
         <translation>正在把头修补进解码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="108"/>
+        <location filename="../../attnviz/session/patching.py" line="91"/>
         <source>Patching heads…</source>
         <translation>正在修补头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="222"/>
+        <location filename="../../attnviz/session/patching.py" line="205"/>
         <source>Patching no head…</source>
         <translation>正在取消所有修补…</translation>
     </message>
@@ -5012,7 +5017,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="291"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="294"/>
         <source>Patching reads minimal pairs of sentences through each head's output: this model's heads cannot be patched</source>
         <translation>修补通过每个头的输出读取句子的最小对：这个模型的头无法修补</translation>
     </message>
@@ -5022,7 +5027,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>修补读取句子的最小对：这个模型不读句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="38"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="39"/>
         <source>pattern: its attention weights alone</source>
         <translation>pattern：仅其注意力权重</translation>
     </message>
@@ -5126,7 +5131,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="52"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="53"/>
         <source>Point at a head to read its share; click it for its maps; Ctrl+click (or right-click) patches it into the decoding on show</source>
         <translation>指向一个头可读出它的份额；单击它查看它的注意力图；Ctrl+单击（或右键）把它修补进当前显示的解码</translation>
     </message>
@@ -5537,7 +5542,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取缓存中的模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/patching.py" line="173"/>
+        <location filename="../../attnviz/session/patching.py" line="156"/>
         <source>Reading the pair's maps…</source>
         <translation>正在读取这一对的注意力图…</translation>
     </message>
@@ -5747,7 +5752,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="115"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="117"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -5757,7 +5762,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在本机以 N 个进程的作业运行（CPU 上每个核心最多一个；CUDA 上每块 GPU 一个），每个进程处理语料的一部分；任一进程失败即以一行说明停止作业</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="128"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="130"/>
         <source>Run patching over minimal pairs: which heads carry the difference</source>
         <translation>在最小对上运行修补：哪些头承载了这个差别</translation>
     </message>
@@ -7183,7 +7188,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="139"/>
         <source>The pair whose maps are shown, and whose clean side patched heads come from</source>
         <translation>显示其注意力图的最小对；被修补的头的输出来自它的干净一侧</translation>
     </message>
@@ -8254,7 +8259,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="39"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="40"/>
         <source>values: its values alone</source>
         <translation>values：仅其值</translation>
     </message>
@@ -8338,9 +8343,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="124"/>
         <source>What colours the heads: each head's mean share of the logit difference</source>
-        <translation>头的着色依据：每个头在 logit 差中所占份额的均值</translation>
+        <translation>头的着色依据：每个头在对数几率差（logit difference）中所占份额的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="62"/>
@@ -8667,7 +8672,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{clean!r} 读作 {count} 个词元，{corrupt!r} 读作 {other} 个：头是逐个位置修补的，所以两侧必须读作相同数量的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="277"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="280"/>
         <source>{clean} → {corrupt} ({answer}/{alternative})</source>
         <translation>{clean} → {corrupt}（{answer}/{alternative}）</translation>
     </message>
@@ -8821,17 +8826,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="376"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="407"/>
         <source>{head} · clean</source>
         <translation>{head} · 干净</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="380"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="411"/>
         <source>{head} · clean − corrupt</source>
         <translation>{head} · 干净 − 损坏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="378"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="409"/>
         <source>{head} · corrupt</source>
         <translation>{head} · 损坏</translation>
     </message>
@@ -8924,7 +8929,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="396"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="427"/>
         <source>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}] over {count:,} pairs</source>
         <translation>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}]，基于 {count:,} 个最小对</translation>
     </message>
@@ -9113,7 +9118,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{measure}，{count:,} 对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="350"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="381"/>
         <source>{model}: {measure}, {source}, {count:,} pairs</source>
         <translation>{model}：{measure}，{source}，{count:,} 个最小对</translation>
     </message>

@@ -112,6 +112,7 @@ class PatchingPanel(QtWidgets.QWidget):
         self.count_box = QtWidgets.QSpinBox()
         self.count_box.setRange(1, MOST_PAIRS)
         self.count_box.setValue(40)
+        self.count_box.setSuffix(tr(" pairs"))
         self.count_box.setToolTip(tr("How many of the generated pairs to patch (in their seeded order)"))
         self.run_button = QtWidgets.QPushButton(tr("Run"))
         self.cancel_button = QtWidgets.QPushButton(tr("Cancel"))
@@ -250,6 +251,7 @@ class PatchingPanel(QtWidgets.QWidget):
         if changed(old, new, "patching", "model"):
             self._draw()
             self._show_patched()
+            self._reserve_room()
             self.readout.setText(tr(READOUT_HINT) if new.patching is not None else " ")
         if changed(old, new, "pair_maps", "patching"):
             self._draw_maps()
@@ -301,15 +303,43 @@ class PatchingPanel(QtWidgets.QWidget):
     def _show_patched(self) -> None:
         heads = self.heads_patched()
         pair = self.session.live_pair if self.session is not None else None
+        text = ""
         if heads and pair is not None:
-            self.banner.setText(tr("Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”")
-                                .format(heads=", ".join(heads), corrupt=pair.corrupt, clean=pair.clean))
+            text = (tr("Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”")
+                    .format(heads=", ".join(heads), corrupt=pair.corrupt, clean=pair.clean))
         else:  # (the line stays, so that the grid's cells stay where they were while heads are patched one by one)
-            self.banner.setText(tr("No head patched: Ctrl+click a head to patch it into the decoding on show"))
+            text = tr("No head patched: Ctrl+click a head to patch it into the decoding on show")
+        self.banner.setText(text)
+        self.banner.setToolTip(text)  # (whole, where the banner's lines cut it)
         self.unpatch_button.setEnabled(bool(heads))
         self.patched_row.setVisible(self.state.patching is not None or bool(heads))
         self.grid.patched = {(r, c) for r, row in enumerate(self.cells) for c, cell in enumerate(row)
                              if head_name(*cell) in heads}
+
+    def _reserve_room(self) -> None:
+        """Keep the banner and the read-out as tall at the panel's width as their longest texts need, so that the
+        grid's cells stay where they are while the pointer moves over it and heads are patched one by one (a cell
+        that moved under the pointer would take the next Ctrl+click)."""
+        lines = self.banner.fontMetrics().lineSpacing()
+        self.banner.setFixedHeight(3 * lines + 8)  # (at most three lines: the tooltip has the whole)
+        width = max(self.readout.width(), 1)
+        document = QtGui.QTextDocument()
+        document.setDefaultFont(self.readout.font())
+        document.setDocumentMargin(0)
+        document.setTextWidth(width)
+        texts = [tr(READOUT_HINT)]
+        if self.state.patching is not None:
+            texts += [self.readout_text(*cell) for row in self.cells for cell in row]
+        tallest = 0.0
+        for text in texts:
+            document.setPlainText(text)
+            tallest = max(tallest, document.size().height())
+        self.readout.setMinimumHeight(int(tallest) + 2)
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._reserve_room()
 
     # -- drawing --------------------------------------------------------------------------------------
     def _values(self, result: PatchingResult, what: str = "means") -> np.ndarray:
