@@ -51,6 +51,16 @@ def _cell(panel, name: str) -> tuple[int, int]:
     raise AssertionError(name)
 
 
+def _outlined(panel, name: str) -> bool:
+    """Whether head ``name``'s cell is drawn with the patched heads' dark outline (a pixel just inside its edge)."""
+    rect = panel.grid.cell_rect(*_cell(panel, name))
+    picture = panel.grid.grab().toImage()
+    ratio = picture.devicePixelRatio()
+    y = round(rect.center().y() * ratio)
+    colours = [picture.pixelColor(round((rect.left() + dx) * ratio), y) for dx in (0.5, 1.0, 1.5, 2.0)]
+    return any(max(c.red(), c.green(), c.blue()) < 60 for c in colours)
+
+
 def test_the_tab_shows_the_cores_numbers_its_interval_on_hover_and_a_heads_maps(qtbot, tmp_path, errors, shipped):
     from attnviz.core.patching.corpus import patch_corpus
     from attnviz.core.patching.engine import MEASURES
@@ -123,6 +133,7 @@ def test_heads_patched_live_decode_as_the_core_does_and_the_title_names_them(qtb
     assert panel.pair_box.currentIndex() == 0  # (the pair whose corrupt side is on show)
     settle(window)
     where = panel.grid.cell_rect(*_cell(panel, "cross:3.3"))
+    assert not _outlined(panel, "cross:3.1")
     for name in GENDER_HEADS:  # one by one, as Ctrl+click does
         panel._on_patch_requested(*_cell(panel, name))
         qtbot.waitUntil(lambda n=name: n in window.session.state.model.heads_patched and window.session.state.finished,
@@ -136,10 +147,12 @@ def test_heads_patched_live_decode_as_the_core_does_and_the_title_names_them(qtb
     panel._on_grid_hovered(*_cell(panel, "cross:3.1"))
     settle(window)
     assert panel.grid.cell_rect(*_cell(panel, "cross:3.3")).contains(where.center())  # (a click lands where aimed)
+    assert all(_outlined(panel, name) for name in GENDER_HEADS) and not _outlined(panel, "cross:3.2")
     panel.unpatch_button.click()
     qtbot.waitUntil(lambda: not window.session.state.model.heads_patched and window.session.state.finished,
                     timeout=WAIT_MS)
     assert window.session.state.steps[-1].output_tokens == own and window.windowTitle().endswith("safetensors")
+    assert not _outlined(panel, "cross:3.1")
     assert not errors, errors
 
 

@@ -8,7 +8,7 @@ column per head, coloured by the measure chosen (its mean share of the logit dif
 centred at 0); hovering a head reads out its mean and 95 % interval. Clicking a head shows its attention map on the
 clean and the corrupt side of the chosen pair and their difference, side by side. Ctrl+click or the head's context
 menu patches it into the decoding on show: the pair's corrupt side is decoded with that head's output taken from a
-run on its clean side (``Session.patch_heads``); the window's title names the patched heads.
+run on its clean side (``Session.patch_heads``); the window's title names the patched heads, the grid outlines them.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ OTHER_FILE = "\0file"
 PAIRS_FILE = "\0pairs:"  # a chosen file of pairs: this, then its path
 MOST_PAIRS = 400  # (attnviz.core.patching.tasks.MOST_PAIRS)
 DIVERGING = "CET-D1"
+PATCHED_OUTLINE = QtGui.QColor(20, 20, 20)  # the heads patched into the decoding on show: outlined in the grid
 READOUT_HINT = N_("Point at a head to read its share; click it for its maps; Ctrl+click (or right-click) patches it "
                   "into the decoding on show")
 
@@ -68,6 +69,26 @@ class PatchGrid(Heatmap):
         self.pressed_with = event.modifiers()
         super().mousePressEvent(event)
         self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier
+
+    def set_patched(self, cells: set[tuple[int, int]]) -> None:
+        """Outline ``cells`` (row, column): the heads patched into the decoding on show."""
+        if cells != self.patched:
+            self.patched = cells
+            self.update()
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        super().paintEvent(event)
+        rows, cols = self.values.shape if self.values.ndim == 2 else (0, 0)
+        cells = [(row, col) for row, col in self.patched if row < rows and col < cols]
+        if not cells:
+            return
+        painter = QtGui.QPainter(self)
+        for colour, inset in ((PATCHED_OUTLINE, 1.0), (QtGui.QColor("white"), 3.0)):
+            painter.setPen(QtGui.QPen(colour, 2.0))
+            painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+            for row, col in cells:
+                painter.drawRect(self.cell_rect(row, col).adjusted(inset, inset, -inset, -inset))
+        painter.end()
 
     def contextMenuEvent(self, event: QtGui.QContextMenuEvent) -> None:
         row, col = self.cell_at(QtCore.QPointF(event.pos()))
@@ -313,8 +334,8 @@ class PatchingPanel(QtWidgets.QWidget):
         self.banner.setToolTip(text)  # (whole, where the banner's lines cut it)
         self.unpatch_button.setEnabled(bool(heads))
         self.patched_row.setVisible(self.state.patching is not None or bool(heads))
-        self.grid.patched = {(r, c) for r, row in enumerate(self.cells) for c, cell in enumerate(row)
-                             if head_name(*cell) in heads}
+        self.grid.set_patched({(r, c) for r, row in enumerate(self.cells) for c, cell in enumerate(row)
+                               if head_name(*cell) in heads})
 
     def _reserve_room(self) -> None:
         """Keep the banner and the read-out as tall at the panel's width as their longest texts need, so that the
