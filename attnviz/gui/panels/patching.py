@@ -21,6 +21,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from attnviz.core.attention.kind import AttentionKind
+from attnviz.core.layout import Capability
 from attnviz.figures.spec import FigureSpec, empty_figure
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
@@ -64,6 +65,7 @@ class PatchGrid(Heatmap):
         super().__init__()
         self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier  # the keys held at the last press
         self.patched: set[tuple[int, int]] = set()  # cells of the heads patched now
+        self.live = True  # the model on show decodes a sentence: its heads can be patched into the decoding
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         self.pressed_with = event.modifiers()
@@ -99,6 +101,7 @@ class PatchGrid(Heatmap):
         patch = menu.addAction(tr("Patch this head no more") if (row, col) in self.patched else
                                tr("Patch this head into the decoding on show"))
         patch.triggered.connect(lambda _checked=False: self.patch_requested.emit(row, col))
+        patch.setEnabled(self.live)
         menu.addSeparator()
         for text, signal in ((tr("Export picture or numbers…"), self.export_requested),
                              (tr("Copy picture"), self.copy_requested)):
@@ -264,6 +267,7 @@ class PatchingPanel(QtWidgets.QWidget):
         self.state = new
         if changed(old, new, "model"):
             self._list_pairs(new.model.patching_tasks if new.model is not None else ())
+            self.grid.live = new.model is not None and new.decodes and new.model.offers(Capability.DECODER)
             self._show_patched()
         if changed(old, new, "patching_progress", "model"):
             self._show_progress(new.patching_progress)
@@ -462,7 +466,7 @@ class PatchingPanel(QtWidgets.QWidget):
         head = self._head_at(row, col)
         if head is None:
             return
-        if self.grid.pressed_with & QtCore.Qt.KeyboardModifier.ControlModifier:
+        if self.grid.pressed_with & QtCore.Qt.KeyboardModifier.ControlModifier and self.grid.live:
             self._on_patch_requested(row, col)
             return
         self.show_head(*head)
