@@ -218,3 +218,26 @@ def test_cancel_on_the_app_threads_leaves_the_run_before_on_show(qtbot, tmp_path
         assert window.session.state.patching is before and panel.run_button.isEnabled() and not errors
     finally:
         runner.shutdown()
+
+
+def test_every_shipped_model_still_opens_and_says_whether_its_heads_can_be_patched(qtbot, tmp_path, errors):
+    from attnviz.core.layout import Capability
+    from attnviz.paths import shipped_models
+
+    window = open_window(qtbot, tmp_path, TRANSFORMER, (1024, 768))
+    heads = raised(window, "heads")
+    offered = {}
+    for path in shipped_models():
+        window.load(path)
+        qtbot.waitUntil(lambda p=path: window.session.state.model is not None
+                        and window.session.state.model.path == p, timeout=WAIT_MS)
+        model = window.session.state.model
+        if model.offers(Capability.DECODER):  # (the dock is there: brought up to date)
+            heads = raised(window, "heads")
+        offered[path.stem] = (model.patchable, model.patching_tasks, heads.sections.isTabVisible(1))
+    assert not errors, errors
+    translators = ("transformer", "decoder-only")
+    assert {name for name, (patchable, _, _) in offered.items() if patchable} == set(translators)
+    assert all(offered[name] == (True, ("gender", "agreement", "number"), True) for name in translators)
+    assert all(not tasks for name, (_, tasks, _) in offered.items() if name not in translators), offered
+    assert not offered["rnn-additive"][2]  # (its dock shows the atlas: no Patching tab)

@@ -89,7 +89,8 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
                      *_history(loaded.training), heads_switch=_gated(loaded), explains=kind.explains,
                      documents=_reads_documents(loaded), labels=tuple(loaded.labels),
-                     patching_tasks=tasks_for(loaded), patchable=_patchable(loaded))
+                     patching_tasks=tasks_for(loaded) if _patchable(loaded) else (),
+                     patchable=_patchable(loaded))
 
 
 def _reads_documents(loaded: LoadedModel) -> bool:
@@ -139,6 +140,6 @@ def _patchable(loaded: LoadedModel) -> bool:
 
     try:
         head_layout(loaded.model)
-    except GatesUnavailable:
+    except (GatesUnavailable, ValueError):  # (a model whose kinds' heads its record cannot name: not patched)
         return False
     return True
