@@ -15,7 +15,6 @@ ends the patching (its heads come from a run on a sentence of their own).
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from attnviz.core.layout import Capability
 from attnviz.i18n import tr
-from attnviz.session.base import SessionBase
+from attnviz.session.base import SessionBase, copy_without
 from attnviz.session.runners import ThreadRunner
 
 if TYPE_CHECKING:  # torch-backed: imported by the jobs, on their threads
@@ -71,7 +70,7 @@ class PatchingRequests(SessionBase):
             from attnviz.core.patching.statistics import PatchingResult, summarise
             from attnviz.core.patching.tasks import task_pairs
 
-            twin = replace(loaded, model=_copy_without(loaded.model, hidden))
+            twin = replace(loaded, model=copy_without(loaded.model, hidden))
             pairs = read_pairs(pairs_path) if pairs_path is not None else task_pairs(str(task), twin)[: max(1, count)]
             run = patch_corpus(twin, pairs, twin.device, progress)
             if not run.results:
@@ -129,10 +128,8 @@ class PatchingRequests(SessionBase):
         self.files.submit(lambda: work(progress), finished, failed)
 
     def _hooks_on_show(self) -> tuple[Any, ...]:
-        """The handles of the hooks on the model on show (heads off, heads patched) a copy of it must not keep."""
-        gates = getattr(self, "_gates", None)
         live = self._live
-        return (*(gates.handles if gates is not None else ()), *(live.handles if live is not None else ()))
+        return (*super()._hooks_on_show(), *(live.handles if live is not None else ()))
 
     # -- one pair's maps ------------------------------------------------------------------------------
     def show_pair_maps(self, index: int) -> None:
@@ -226,12 +223,3 @@ class PatchingRequests(SessionBase):
         """A new model is on show: the old one's patching, its copy and its patched heads go with it."""
         self.cancel_patching()
         self._patched_copy, self._live, self._live_pair = None, None, None
-
-
-def _copy_without(model: Any, handles: tuple[Any, ...]) -> Any:
-    """A deep copy of ``model`` without the hooks of ``handles`` (``model`` keeps them): copied with the model in one
-    deep copy, the copies name the copy's hook dictionaries."""
-    model_copy, copied = copy.deepcopy((model, handles))
-    for handle in copied:
-        handle.remove()
-    return model_copy
