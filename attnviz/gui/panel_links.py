@@ -35,6 +35,8 @@ class PanelLinks(QtCore.QObject):
         self.files, self.decoding, self.exports, self.lecture = files, decoding, exports, lecture
         docks.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
         docks.panels["heads"].head_chosen.connect(self._on_head_chosen)  # type: ignore[attr-defined]
+        docks.panels["heads"].sentence_requested.connect(  # type: ignore[attr-defined]
+            lambda text: decoding.set_sentence(text, run=True))  # (the Patching tab's patched pair)
         docks.panels["image"].open_requested.connect(files.ask_and_open_image)  # type: ignore[attr-defined]
         docks.panels["image"].query_chosen.connect(self._on_image_query_chosen)  # type: ignore[attr-defined]
         train_panel = docks.panels["train"]

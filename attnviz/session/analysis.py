@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from attnviz.core.layout import Capability
 from attnviz.core.results import EncodedSource
 from attnviz.i18n import tr
-from attnviz.session.base import SessionBase
+from attnviz.session.base import SessionBase, copy_without
 from attnviz.session.latest import SENTENCE
 from attnviz.session.runners import ThreadRunner
 
@@ -62,13 +62,13 @@ class AnalysisRequests(SessionBase):
             self.listener.error(tr("There are no sentences yet: decode a few, or choose a file of sentences."))
             return
         texts = [s for s in sentences if s.strip()]
-        gates = self._gates
+        hidden = self._hooks_on_show()
 
         def work(progress: Callable[[int, int], bool]) -> tuple[HeadAtlas, Any]:
             from attnviz.core.heads import compute_atlas, corpus_of, read_corpus
 
             corpus = read_corpus(corpus_path) if corpus_path is not None else corpus_of(texts, None)
-            twin = _twin(loaded, gates)
+            twin = _twin(loaded, hidden)
             return compute_atlas(twin, corpus, None, twin.device, progress, beam_size=beam_size), corpus
 
         def done(result: tuple[HeadAtlas, Any]) -> None:
@@ -89,12 +89,12 @@ class AnalysisRequests(SessionBase):
         if path is None:
             self.listener.error(tr("Choose a file of documents, one a line."))
             return
-        gates = self._gates
+        hidden = self._hooks_on_show()
 
         def work(progress: Callable[[int, int], bool]) -> Any:
             from attnviz.core.hf.documents import document_atlas, read_documents
 
-            twin = _twin(loaded, gates)
+            twin = _twin(loaded, hidden)
             return document_atlas(twin, read_documents(path, twin), twin.device, progress)
 
         def done(result: Any) -> None:
@@ -119,12 +119,12 @@ class AnalysisRequests(SessionBase):
                                    "source<TAB>reference lines."))
             return
 
-        gates = self._gates
+        hidden = self._hooks_on_show()
 
         def work(progress: Callable[[int, int], bool]) -> PruningCurve:
             from attnviz.core.heads import pruning_curve
 
-            twin = _twin(loaded, gates)
+            twin = _twin(loaded, hidden)
             return pruning_curve(twin, corpus, atlas, twin.device, progress, seeds=seeds)
 
         self._run_atlas_job(tr("Pruning heads…"), work, self._pruned)
@@ -217,6 +217,10 @@ class AnalysisRequests(SessionBase):
         self._submit(tr("Switching heads off…") if heads.strip() else tr("Switching every head on…"), job, done,
                      self._report)
 
+    def _hooks_on_show(self) -> tuple[Any, ...]:
+        gates = self._gates
+        return (*super()._hooks_on_show(), *(gates.handles if gates is not None else ()))
+
     def forget_gates(self) -> None:
         """A new model is on show: the old one's gates go with it."""
         self._gates = None
@@ -278,9 +282,8 @@ class AnalysisRequests(SessionBase):
         return None
 
 
-def _twin(loaded: LoadedModel, gates: Any) -> LoadedModel:
-    """A copy of ``loaded`` with weights of its own and without the head gates ``gates`` (the model on show's, or
-    None): the atlas gates the copy, while the model on show goes on decoding, maybe with heads off."""
-    from attnviz.core.heads.gates import ungated_copy
-
-    return replace(loaded, model=ungated_copy(loaded.model, gates))
+def _twin(loaded: LoadedModel, hidden: tuple[Any, ...]) -> LoadedModel:
+    """A copy of ``loaded`` with weights of its own and without the hooks of ``hidden`` (the model on show's head
+    gates and patched heads, :meth:`SessionBase._hooks_on_show`): the atlas gates the copy, while the model on show
+    goes on decoding, maybe with heads off or patched."""
+    return replace(loaded, model=copy_without(loaded.model, hidden))

@@ -118,6 +118,16 @@ class SessionBase:
 
         self._latest.one_at_a_time(f"view {key}", start)
 
+    def _hooks_on_show(self) -> tuple[Any, ...]:
+        """The handles of the hooks on the model on show (heads switched off, heads patched) that a copy of it made
+        for a job of its own must not keep (each request class adds its own)."""
+        return ()
+
+    def _decoded_model(self, loaded: LoadedModel) -> LoadedModel:
+        """(On the worker.) The model a new decoding steps: ``loaded`` itself, unless heads are patched into it
+        (:mod:`attnviz.session.patching`)."""
+        return loaded
+
     def _report(self, error: BaseException, then: str = "") -> None:
         """Tell the listener about ``error`` in one message (``then``: what happens next, a sentence appended)."""
         from attnviz.core.checkpoints.checkpoint import CheckpointError
@@ -141,3 +151,15 @@ def _view_fitted(old: SessionState, new: SessionState) -> SessionState:
     if view == old.view:
         view = old.view
     return new if view is new.view else replace(new, view=view)
+
+
+def copy_without(model: Any, handles: tuple[Any, ...]) -> Any:
+    """A deep copy of ``model`` without the hooks of ``handles`` (``model`` keeps them): copied with the model in one
+    deep copy, the copies name the copy's hook dictionaries, and removing them leaves the copy as the model was
+    before they were added."""
+    import copy
+
+    model_copy, copied = copy.deepcopy((model, handles))
+    for handle in copied:
+        handle.remove()
+    return model_copy

@@ -69,7 +69,7 @@ class DecodingRequests(SessionBase):
 
             if (long := encode_long_prompt(loaded, text, loaded.device)) is not None:
                 return long  # (beyond the decoding cap: its maps on demand, no stepping)
-            decoding = loaded.model_kind.stepping_cls(loaded, loaded.device, beam_size=beam)
+            decoding = loaded.model_kind.stepping_cls(self._decoded_model(loaded), loaded.device, beam_size=beam)
             return decoding, decoding.encode(text)
 
         def done(result: tuple[DecodeSession | QueryKeyStore, EncodedSource]) -> None:

@@ -167,7 +167,7 @@ class ImageRequests(PanelRequests, AnalysisRequests):
             from attnviz.core.models.image_reading import reader_of
 
             paths = image_paths(where)
-            twin = _twin(loaded, None)
+            twin = _twin(loaded, ())
             reader = reader_of(twin)
             sums = image_atlas(twin, paths, twin.device, progress)
             return sums.means(even_spread_distance(reader.grid, reader.patch), reader.specials)

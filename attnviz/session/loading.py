@@ -63,6 +63,7 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
     """What the views need to know about ``loaded``, as the model and its registry record say."""
     from attnviz.core.attention.positional import positional_encoding_table
     from attnviz.core.device import available_devices
+    from attnviz.core.patching.tasks import tasks_for
     from attnviz.session_file import sha256_of
 
     c, kind = loaded.config, loaded.model_kind
@@ -87,7 +88,9 @@ def model_info(loaded: LoadedModel, device: str, notice: str) -> ModelInfo:
                      kind.scoring_formula, layers, heads, table, tuple(available_devices()), notice,
                      sha256_of(loaded.path) if loaded.path else "", described, kind.hugging_face,
                      *_history(loaded.training), heads_switch=_gated(loaded), explains=kind.explains,
-                     documents=_reads_documents(loaded), labels=tuple(loaded.labels))
+                     documents=_reads_documents(loaded), labels=tuple(loaded.labels),
+                     patching_tasks=tasks_for(loaded) if _patchable(loaded) else (),
+                     patchable=_patchable(loaded))
 
 
 def _reads_documents(loaded: LoadedModel) -> bool:
@@ -123,3 +126,20 @@ def _history(training: dict[str, Any]) -> tuple[Any, str]:
         return TrainingHistory.from_json(training["history"]), ""
     except HistoryError as error:
         return None, str(error)
+
+
+def _patchable(loaded: LoadedModel) -> bool:
+    """Whether the heads of ``loaded`` can be patched over minimal pairs (core/patching): a model that reads
+    sentences, whose every head goes through the intervention hook and whose blocks it names."""
+    if not (loaded.offers(Capability.DECODER) or loaded.offers(Capability.MASKS)):
+        return False
+    if getattr(loaded.model, "residual_blocks", None) is None:
+        return False
+    from attnviz.core.heads import GatesUnavailable
+    from attnviz.core.heads.gates import head_layout
+
+    try:
+        head_layout(loaded.model)
+    except (GatesUnavailable, ValueError):  # (a model whose kinds' heads its record cannot name: not patched)
+        return False
+    return True

@@ -26,6 +26,7 @@ from attnviz.session.images import ImageRequests
 from attnviz.session.latest import LOAD
 from attnviz.session.loading import load_model
 from attnviz.session.panels import PanelRequests
+from attnviz.session.patching import PatchingRequests
 from attnviz.session.runners import ThreadRunner
 from attnviz.session.state import ModelInfo
 from attnviz.session.training import TrainingRun, TrainRequest
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from attnviz.core.models.loaded import LoadedModel
 
 
-class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
+class Session(PatchingRequests, DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
     """Load a checkpoint, encode text, step the decoder, walk back through recorded steps; the side panels'
     requests (:class:`PanelRequests`); save and restore what is on show.
 
@@ -72,11 +73,12 @@ class Session(DecodingRequests, ImageRequests, PanelRequests, AnalysisRequests):
             self._latest.model_loaded()  # results for the old model still in flight are dropped
             self._decoding, self._encoding, self._encoded_text = None, False, None
             self.forget_gates()
+            self.forget_patching()
             self._publish(model=info, loading="", kernel=kernel, device=device_used, source=None, steps=(),
                           position=-1, batch=None, computation=None, atlas=None, pruning=None,
                           atlas_progress=None,
                           image_atlas=None, compared_image=None,
-                          explanation=None)
+                          explanation=None, patching=None, patching_progress=None, pair_maps=None)
             restoring = self._restoring
             if restoring is not None and restoring.kernel is not None and self.loaded.offers(Capability.KERNEL):
                 self._restoring = None

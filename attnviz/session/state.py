@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # (torch-backed modules: their dataclasses arrive from the jo
     from attnviz.core.explain import Explanation
     from attnviz.core.heads import HeadAtlas, PruningCurve
     from attnviz.core.heads.image_atlas import ImageAtlas
+    from attnviz.core.patching.maps import PairMaps
+    from attnviz.core.patching.statistics import PatchingResult
 
 
 @dataclass(frozen=True)
@@ -60,13 +62,23 @@ class ModelInfo:
     explains: bool = False  # the Explain dock's methods cover it (attnviz's own models, every image model)
     documents: bool = False  # its heads can be mapped over a file of documents (a Hugging Face language model)
     labels: tuple[str, ...] = ()  # a classifier's class names, by index (an image model's; else none)
+    patching_tasks: tuple[str, ...] = ()  # the generated pairs that apply to it (core/patching/tasks.py)
+    patchable: bool = False  # its heads can be patched over minimal pairs (a model that reads sentences)
+    heads_patched: str = ""  # heads patched into the decoding on show, as ``cross:3.1,cross:3.4`` ("": none)
 
     @property
     def name(self) -> str:
         """What titles and file names call it: the checkpoint file's stem, or a Hugging Face model's name (its
         cache entry's, ``opus-mt-en-fr``, not the snapshot folder's hash); with heads off, which ones."""
-        name = self.base_name
-        return tr("{model}, heads off {heads}").format(model=name, heads=self.heads_off) if self.heads_off else name
+        return self._with_heads(self.base_name)
+
+    def _with_heads(self, name: str) -> str:
+        """``name`` followed by the heads switched off and the heads patched, as the titles name them."""
+        if self.heads_off:
+            name = tr("{model}, heads off {heads}").format(model=name, heads=self.heads_off)
+        if self.heads_patched:
+            name = tr("{model}, heads patched {heads}").format(model=name, heads=self.heads_patched)
+        return name
 
     @property
     def base_name(self) -> str:
@@ -90,8 +102,7 @@ class ModelInfo:
         or by a saved session)."""
         if self.training.get("source") == "Hugging Face":
             return self.name
-        name = self.path.name
-        return tr("{model}, heads off {heads}").format(model=name, heads=self.heads_off) if self.heads_off else name
+        return self._with_heads(self.path.name)
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,9 @@ class SessionState:
     image_atlas: ImageAtlas | None = None  # an image model's heads over a folder of images (compute_atlas)
     atlas_progress: tuple[str, int, int] | None = None  # (what, done, total) while an atlas job runs
     explanation: Explanation | None = None  # the step on show explained by every method (explain)
+    patching: PatchingResult | None = None  # every head patched over minimal pairs (compute_patching)
+    patching_progress: tuple[str, int, int] | None = None  # (what, done, total) while a patching job runs
+    pair_maps: PairMaps | None = None  # one pair's maps on both sides, every head (show_pair_maps)
 
     @property
     def step(self) -> DecodeStep | None:

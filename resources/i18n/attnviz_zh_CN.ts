@@ -54,6 +54,11 @@
         <translation> 或 </translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="139"/>
+        <source> pairs</source>
+        <translation> 个最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/lecture.py" line="134"/>
         <source> s</source>
         <translation> 秒</translation>
@@ -658,7 +663,7 @@
         <translation>--{option} 不能用于图像模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="205"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="283"/>
         <source>0 to 1: the Attention dock's scale, a uniform row (each patch 1/n) stays dark. 0 to the largest: the largest weight on show is bright yellow, however small (the title says how many times a uniform share it is)</source>
         <translation>0 到 1：与注意力面板相同的刻度，均匀的一行（每个图块 1/n）保持暗色。0 到最大值：所显示的最大权重无论多小都画成亮黄色（标题说明它是均匀份额的多少倍）</translation>
     </message>
@@ -688,7 +693,7 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="525"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="541"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -708,7 +713,7 @@
         <translation>[CLS] 落在形状所在的图像块上</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="229"/>
+        <location filename="../../attnviz/figures/image.py" line="231"/>
         <source>[CLS] over {image}, last layer, heads averaged, in two models</source>
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
@@ -723,7 +728,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="522"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="538"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -775,27 +780,37 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="590"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="606"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="216"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="227"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="214"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="225"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="598"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="497"/>
+        <source>A file of pairs</source>
+        <translation>最小对文件</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="295"/>
+        <source>A file of pairs…</source>
+        <translation>最小对文件…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="614"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="212"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -811,12 +826,12 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="588"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="604"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="219"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
@@ -979,6 +994,11 @@
         <translation>对齐一致率</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="46"/>
+        <source>agreement (fatigué/fatiguée)</source>
+        <translation>性数配合（fatigué/fatiguée）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/patching.py" line="53"/>
         <source>agreement (y = x)</source>
         <translation>一致（y = x）</translation>
@@ -1006,7 +1026,7 @@
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/attention.py" line="76"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="208"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="286"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -1017,7 +1037,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="120"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -1087,7 +1107,7 @@
         <translation>短靴</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="511"/>
+        <location filename="../../attnviz/core/layout.py" line="512"/>
         <source>answer positions</source>
         <translation>回答位置</translation>
     </message>
@@ -1122,14 +1142,24 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
         <source>Atlas</source>
         <translation>图谱</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="187"/>
+        <source>Atlas of heads</source>
+        <translation>头图谱</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="273"/>
         <source>atp − denoise</source>
         <translation>atp − denoise</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="42"/>
+        <source>atp: attribution patching's estimate</source>
+        <translation>atp：归因修补的估计</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="121"/>
@@ -1183,12 +1213,12 @@
         <translation>个注意力层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="531"/>
+        <location filename="../../attnviz/core/layout.py" line="532"/>
         <source>Attention mask (no causal mask: every position reads every other)</source>
         <translation>注意力掩蔽（无因果掩蔽：每个位置都读取所有位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="530"/>
+        <location filename="../../attnviz/core/layout.py" line="531"/>
         <source>Attention mask at step {step} (no causal mask)</source>
         <translation>第 {step} 步的注意力掩蔽（无因果掩蔽）</translation>
     </message>
@@ -1198,7 +1228,7 @@
         <translation>两个模型在源句子上的注意力及其差异</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="161"/>
+        <location filename="../../attnviz/figures/image.py" line="163"/>
         <source>Attention of {query} over {image}, every layer and head</source>
         <translation>{query} 在 {image} 上的注意力，所有层和头</translation>
     </message>
@@ -1248,8 +1278,8 @@
         <translation>提示词上的注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="527"/>
-        <location filename="../../attnviz/core/layout.py" line="635"/>
+        <location filename="../../attnviz/core/layout.py" line="528"/>
+        <location filename="../../attnviz/core/layout.py" line="636"/>
         <source>Attention rollout, {layers} (heads averaged, + I for the residual)</source>
         <translation>注意力展开，{layers}（各头平均，+ I 表示残差）</translation>
     </message>
@@ -1285,7 +1315,7 @@
         <translation>注意力，第 {layer} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="192"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="270"/>
         <source>Attention: one head's (or the heads' mean) weights of the query. Rollout: how much of each patch reaches the query after this layer, the heads averaged (Abnar &amp; Zuidema 2020), with or without 0.5·I for the residual</source>
         <translation>注意力：查询在一个头中（或各头平均）的注意力权重。注意力展开（rollout）：到这一层为止，每个图块有多少流到该查询，各头平均（Abnar &amp; Zuidema 2020），可加或不加代表残差连接的 0.5·I</translation>
     </message>
@@ -1347,7 +1377,7 @@
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="105"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="107"/>
         <source>attnviz training: {name}</source>
         <translation>attnviz 训练：{name}</translation>
     </message>
@@ -1700,7 +1730,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="55"/>
         <source>BLEU with 0, 1, 2, … heads switched off: least important first, and at random (needs a file with references)</source>
         <translation>关闭 0、1、2…… 个头时的 BLEU：先关最不重要的，或随机顺序（需要带参考译文的文件）</translation>
     </message>
@@ -1710,12 +1740,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="465"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="481"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1763,7 +1793,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="142"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1834,6 +1865,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择一个文档文件，每行一篇。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/patching.py" line="62"/>
+        <source>Choose a file of pairs: no generated task applies to this model.</source>
+        <translation>请选择一个最小对文件：没有适用于这个模型的生成任务。</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/export_actions.py" line="294"/>
         <source>Choose a full folder path to export into (got {folder!r}).</source>
         <translation>请选择要导出到的完整文件夹路径（实际为 {folder!r}）。</translation>
@@ -1855,8 +1891,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>选择一个用于比较的模型</translation>
     </message>
     <message>
+        <location filename="../../attnviz/figures/image.py" line="224"/>
         <location filename="../../attnviz/figures/image.py" line="222"/>
-        <location filename="../../attnviz/figures/image.py" line="220"/>
         <source>Choose a second image model</source>
         <translation>选择第二个图像模型</translation>
     </message>
@@ -1876,6 +1912,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="170"/>
+        <source>Click a head</source>
+        <translation>单击一个头</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/beams.py" line="170"/>
         <source>Click a hypothesis in the tree</source>
         <translation>点击树中的一个候选序列</translation>
@@ -1892,7 +1933,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>点击一个词元，让解码器在这一步采用它，而不是它自己的选择</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="535"/>
+        <location filename="../../attnviz/core/layout.py" line="536"/>
         <source>Click a word to fill the mask with it instead of the model's choice</source>
         <translation>点击一个词，用它而不是模型的选择来填这个掩蔽</translation>
     </message>
@@ -1907,7 +1948,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="137"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="176"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -1979,7 +2021,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在计算所有头…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="658"/>
+        <location filename="../../attnviz/core/layout.py" line="659"/>
         <source>Computing layer {layer}, head {head} of {tokens} tokens…</source>
         <translation>正在计算 {tokens} 个词元的第 {layer} 层第 {head} 头…</translation>
     </message>
@@ -2048,8 +2090,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
-        <location filename="../../attnviz/gui/head_grid.py" line="394"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="990"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="407"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="151"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2064,7 +2106,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="133"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -2243,6 +2285,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="161"/>
+        <source>Decode the sentence again with every head its own</source>
+        <translation>让每个头用自己的输出，重新解码这个句子</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/decoding_area.py" line="280"/>
         <location filename="../../attnviz/gui/menus.py" line="80"/>
         <source>Decode to the end (Ctrl+Return)</source>
@@ -2307,6 +2354,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解码…</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="38"/>
+        <source>denoise: share restored, head from the clean run</source>
+        <translation>denoise：恢复的份额，头来自干净运行</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/menus.py" line="108"/>
         <source>Devi&amp;ce</source>
         <translation>设备(&amp;C)</translation>
@@ -2355,12 +2407,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="534"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2375,7 +2427,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="495"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="511"/>
         <location filename="../../attnviz/session/analysis.py" line="111"/>
         <source>Documents are read, not translated: their heads have no importance to prune by. Map the heads over a file of source&lt;TAB&gt;reference lines for a pruning curve.</source>
         <translation>文档只被读取、不被翻译：其注意力头没有可用于剪枝的重要性。要得到剪枝曲线，请在每行为“源句子&lt;TAB&gt;参考译文”的文件上映射注意力头。</translation>
@@ -2434,8 +2486,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>示例句子(&amp;X)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="269"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
+        <location filename="../../attnviz/figures/image.py" line="271"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
@@ -2529,7 +2581,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="521"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="537"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2616,7 +2668,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>所有键都被掩蔽：该行全为 0（attnviz 从不除以零）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="287"/>
         <source>Every layer × head as a small overlay; click one to show it</source>
         <translation>所有层 × 头，各画成一张小叠加图；点击其中一张即可显示它</translation>
     </message>
@@ -2725,7 +2777,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在解释图像的类别…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/analysis.py" line="267"/>
+        <location filename="../../attnviz/session/analysis.py" line="271"/>
         <source>Explaining the step…</source>
         <translation>正在解释这一步…</translation>
     </message>
@@ -2755,7 +2807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出全部注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="393"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="406"/>
         <source>Export all heads as one picture or table…</source>
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
@@ -2782,8 +2834,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="989"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="84"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="150"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="106"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2803,7 +2856,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>将训练导出为翻页动画：每个快照一页 PDF 和一帧 GIF，每张注意力图下方是截至当时的损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="101"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="103"/>
         <source>Export the training's flip-book</source>
         <translation>导出训练的翻页动画</translation>
     </message>
@@ -2844,7 +2897,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>F10 或 Alt+→；在文本框外按 →</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="180"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="258"/>
         <source>Fashion-MNIST test images shipped with attnviz (the ViT never trained on them)</source>
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
@@ -2871,7 +2924,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="537"/>
+        <location filename="../../attnviz/core/layout.py" line="538"/>
         <source>Fill the next mask ({keys})</source>
         <translation>填下一个掩蔽（{keys}）</translation>
     </message>
@@ -2950,7 +3003,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>高斯</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="45"/>
+        <source>gender (he/she → il/elle)</source>
+        <translation>性别（he/she → il/elle）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="134"/>
+        <source>Generated minimal pairs for the model on show, or a file of pairs: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative a line</source>
+        <translation>为当前模型生成的最小对，或一个最小对文件：每行 干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/session.py" line="119"/>
         <source>Getting ready to open Hugging Face models…</source>
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
@@ -3020,8 +3083,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="172"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="216"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="294"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
@@ -3039,15 +3102,15 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="134"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="360"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="382"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="376"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="398"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="239"/>
-        <location filename="../../attnviz/figures/image.py" line="122"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="300"/>
+        <location filename="../../attnviz/figures/image.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="378"/>
         <source>head {head}</source>
         <translation>第 {head} 个头</translation>
     </message>
@@ -3074,7 +3137,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="121"/>
+        <location filename="../../attnviz/session/patching.py" line="166"/>
+        <source>Heads are patched into a decoding: load a model that decodes a sentence.</source>
+        <translation>头是修补进解码中的：请加载一个解码句子的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="123"/>
         <source>heads averaged</source>
         <translation>各头平均</translation>
     </message>
@@ -3084,12 +3152,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="500"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="516"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -3146,12 +3214,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭的头数</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="140"/>
+        <source>How many of the generated pairs to patch (in their seeded order)</source>
+        <translation>修补多少个生成的最小对（按其固定种子的顺序）</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/figures.py" line="31"/>
         <source>how sections are numbered: {editions} (default {default}); the other edition's number stands beside each</source>
         <translation>章节编号方式：{editions}（默认 {default}）；另一版本的编号列在旁边</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="201"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="279"/>
         <source>How strongly the attention covers the image</source>
         <translation>注意力覆盖图像的浓淡</translation>
     </message>
@@ -3222,7 +3295,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="535"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="551"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -3235,6 +3308,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="607"/>
         <source>In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure.</source>
         <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="48"/>
+        <source>indirect object (Mary/John)</source>
+        <translation>间接宾语（Mary/John）</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="50"/>
@@ -3436,7 +3514,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="636"/>
+        <location filename="../../attnviz/core/layout.py" line="637"/>
         <source>keys ([CLS] and the patches)</source>
         <translation>键（[CLS] 和图像块）</translation>
     </message>
@@ -3461,7 +3539,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="408"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="424"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="412"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3481,7 +3560,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>稍后</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="293"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
@@ -3498,9 +3577,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>所解释的注意力所在的层（1：最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="690"/>
+        <location filename="../../attnviz/core/layout.py" line="691"/>
         <location filename="../../attnviz/figures/attention.py" line="238"/>
-        <location filename="../../attnviz/figures/image.py" line="258"/>
+        <location filename="../../attnviz/figures/image.py" line="260"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
     </message>
@@ -3523,14 +3602,14 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="169"/>
-        <location filename="../../attnviz/figures/image.py" line="155"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="426"/>
+        <location filename="../../attnviz/figures/image.py" line="157"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="442"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="423"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="439"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3547,13 +3626,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="690"/>
+        <location filename="../../attnviz/core/layout.py" line="691"/>
         <source>layers 1–{last}</source>
         <translation>第 1–{last} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="528"/>
-        <location filename="../../attnviz/core/layout.py" line="637"/>
+        <location filename="../../attnviz/core/layout.py" line="529"/>
+        <location filename="../../attnviz/core/layout.py" line="638"/>
         <source>layers 1–{n}</source>
         <translation>第 1–{n} 层</translation>
     </message>
@@ -3622,7 +3701,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="128"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3703,7 +3782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {line} 行：答案和备选是同一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/fill_mask.py" line="40"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="41"/>
         <source>line {number}: </source>
         <translation>第 {number} 行：</translation>
     </message>
@@ -3716,6 +3795,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/session/analysis.py" line="86"/>
         <source>Load a Hugging Face language model (decoder-only or encoder-only) to map its heads over documents.</source>
         <translation>请加载一个 Hugging Face 语言模型（仅解码器或仅编码器），以便在文档上绘制其各头的图谱。</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="58"/>
+        <source>Load a model that reads sentences (attnviz's Transformer or decoder-only model, a Hugging Face folder) to patch its heads.</source>
+        <translation>请加载一个读句子的模型（attnviz 的 Transformer 或仅解码器模型、Hugging Face 文件夹）来修补它的头。</translation>
     </message>
     <message>
         <location filename="../../attnviz/session/panels.py" line="227"/>
@@ -3752,7 +3836,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/session/images.py" line="257"/>
         <location filename="../../attnviz/session/panels.py" line="168"/>
-        <location filename="../../attnviz/session/session.py" line="107"/>
+        <location filename="../../attnviz/session/session.py" line="109"/>
         <source>Loading {name}…</source>
         <translation>正在加载 {name}…</translation>
     </message>
@@ -3810,7 +3894,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="104"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -3820,13 +3904,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="114"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="225"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="236"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="234"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3847,7 +3931,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按需计算的图适用于 Hugging Face 仅解码器、仅编码器和编码器－解码器文件夹；{name} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="615"/>
+        <location filename="../../attnviz/core/layout.py" line="616"/>
         <source>mask</source>
         <translation>掩蔽</translation>
     </message>
@@ -3857,8 +3941,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码：查询能否关注键 j？（1 = 能）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="225"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="324"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="235"/>
+        <location filename="../../attnviz/gui/heatmap_readout.py" line="40"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3898,8 +3982,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>掩码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="240"/>
-        <location filename="../../attnviz/figures/image.py" line="274"/>
+        <location filename="../../attnviz/figures/image.py" line="242"/>
+        <location filename="../../attnviz/figures/image.py" line="276"/>
         <source>mean attention distance (pixels)</source>
         <translation>平均注意力距离（像素）</translation>
     </message>
@@ -3914,7 +3998,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -3929,13 +4013,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="520"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="536"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="16"/>
-        <location filename="../../attnviz/figures/image.py" line="241"/>
+        <location filename="../../attnviz/figures/image.py" line="243"/>
         <source>mean entropy of a row (nats)</source>
         <translation>每行的平均熵（奈特）</translation>
     </message>
@@ -3965,13 +4049,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行最大权重的均值，包含所有键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="301"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="379"/>
         <source>mean of heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="270"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
+        <location filename="../../attnviz/figures/image.py" line="272"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -4201,7 +4285,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="210"/>
+        <location filename="../../attnviz/figures/image.py" line="212"/>
         <source>no classifier head</source>
         <translation>没有分类头</translation>
     </message>
@@ -4226,6 +4310,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="336"/>
+        <source>No head patched: Ctrl+click a head to patch it into the decoding on show</source>
+        <translation>没有修补的头：Ctrl+单击一个头，把它修补进当前显示的解码</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/train.py" line="218"/>
         <location filename="../../attnviz/gui/panels/train.py" line="642"/>
         <source>no history yet</source>
@@ -4248,6 +4337,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/patch.py" line="141"/>
+        <location filename="../../attnviz/session/patching.py" line="79"/>
         <source>no pair could be patched</source>
         <translation>没有一对可以修补</translation>
     </message>
@@ -4283,9 +4373,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有网页浏览器能打开用户指南：请用浏览器打开 {path}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/fill_mask.py" line="44"/>
+        <location filename="../../attnviz/commands/fill_mask.py" line="45"/>
         <source>no {mask} to fill: write {mask} in place of a word</source>
         <translation>没有可填的 {mask}：请把某个词换成 {mask}</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="39"/>
+        <source>noise: share lost, head from the corrupt run</source>
+        <translation>noise：失去的份额，头来自损坏运行</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="164"/>
@@ -4365,7 +4460,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不是 attnviz 会话（没有 "format": "attnviz-session"）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="656"/>
+        <location filename="../../attnviz/core/layout.py" line="657"/>
         <source>Not at this length: {tokens} tokens. An input this long has its maps computed one at a time, for the Attention view (pick a layer and head there).</source>
         <translation>此长度下不显示：{tokens} 个词元。如此长的输入只为注意力视图逐个计算注意力图（请在那里选择层和头）。</translation>
     </message>
@@ -4414,6 +4509,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gallery.py" line="300"/>
         <source>number</source>
         <translation>数</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="47"/>
+        <source>number (peut/peuvent)</source>
+        <translation>单复数（peut/peuvent）</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="40"/>
@@ -4571,12 +4671,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="216"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="294"/>
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
@@ -4606,18 +4706,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开一个检查点以查看注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="252"/>
         <source>Open a PNG, JPEG, WebP, BMP or GIF image (or drop one on the window)</source>
         <translation>打开 PNG、JPEG、WebP、BMP 或 GIF 图像（或把图像拖到窗口上）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="220"/>
+        <location filename="../../attnviz/figures/image.py" line="222"/>
         <source>Open an image</source>
         <translation>打开一张图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="228"/>
-        <location filename="../../attnviz/gui/panels/image.py" line="357"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="306"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="436"/>
         <source>Open an image, or pick a sample</source>
         <translation>打开一张图像，或选一张示例图像</translation>
     </message>
@@ -4637,7 +4737,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>打开图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="173"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="251"/>
         <source>Open image…</source>
         <translation>打开图像…</translation>
     </message>
@@ -4657,7 +4757,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在打开会话 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/session.py" line="99"/>
+        <location filename="../../attnviz/session/session.py" line="101"/>
         <source>Opening the shipped model {name} instead.</source>
         <translation>改为打开内置模型 {name}。</translation>
     </message>
@@ -4682,7 +4782,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="524"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="540"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4743,9 +4843,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="178"/>
+        <source>Pair</source>
+        <translation>最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="84"/>
         <source>pair i</source>
         <translation>维度对 i</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="174"/>
+        <source>Pairs</source>
+        <translation>最小对</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="498"/>
+        <source>Pairs (*.tsv *.txt);;All files (*)</source>
+        <translation>最小对 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/editions.py" line="92"/>
@@ -4830,9 +4945,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="132"/>
+        <location filename="../../attnviz/figures/image.py" line="134"/>
         <source>patch columns</source>
         <translation>图块列</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="160"/>
+        <source>Patch none</source>
+        <translation>不修补任何头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="49"/>
@@ -4840,9 +4960,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="132"/>
+        <location filename="../../attnviz/figures/image.py" line="134"/>
         <source>patch rows</source>
         <translation>图块行</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="102"/>
+        <source>Patch this head into the decoding on show</source>
+        <translation>把这个头修补进当前显示的解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="101"/>
+        <source>Patch this head no more</source>
+        <translation>不再修补这个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="333"/>
+        <source>Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”</source>
+        <translation>已修补：{heads}——解码“{corrupt}”时，这些头的输出取自“{clean}”</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/positional.py" line="164"/>
@@ -4850,9 +4985,30 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块（二维）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="392"/>
+        <source>Patching</source>
+        <translation>修补</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/patch.py" line="127"/>
         <source>patching every head over {count:,} pairs</source>
         <translation>在 {count:,} 对上修补每个头</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="202"/>
+        <source>Patching heads into the decoding…</source>
+        <translation>正在把头修补进解码…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="90"/>
+        <source>Patching heads…</source>
+        <translation>正在修补头…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="202"/>
+        <source>Patching no head…</source>
+        <translation>正在取消所有修补…</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/patching/engine.py" line="121"/>
@@ -4861,9 +5017,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="319"/>
+        <source>Patching reads minimal pairs of sentences through each head's output: this model's heads cannot be patched</source>
+        <translation>修补通过每个头的输出读取句子的最小对：这个模型的头无法修补</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/patching/inputs.py" line="216"/>
         <source>patching reads minimal pairs of sentences: this model reads no sentence</source>
         <translation>修补读取句子的最小对：这个模型不读句子</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="40"/>
+        <source>pattern: its attention weights alone</source>
+        <translation>pattern：仅其注意力权重</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/train.py" line="148"/>
@@ -4882,7 +5048,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panel_links.py" line="102"/>
+        <location filename="../../attnviz/gui/panel_links.py" line="104"/>
         <source>PDF, a page per snapshot, with an animated GIF beside it (*.pdf)</source>
         <translation>PDF，每个快照一页，另附一个 GIF 动画 (*.pdf)</translation>
     </message>
@@ -4965,7 +5131,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG、JPEG、WebP、BMP 或 GIF 文件（默认：从标准输入读取其路径，每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="53"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="55"/>
+        <source>Point at a head to read its share; click it for its maps; Ctrl+click (or right-click) patches it into the decoding on show</source>
+        <translation>指向一个头可读出它的份额；单击它查看它的注意力图；Ctrl+单击（或右键）把它修补进当前显示的解码</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="54"/>
         <source>Point at a head to read its statistics here; click it to open its map</source>
         <translation>指向一个头即可在此读出它的统计量；单击可打开它的注意力图</translation>
     </message>
@@ -4977,12 +5148,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="196"/>
+        <location filename="../../attnviz/figures/image.py" line="198"/>
         <source>Position embedding similarity: each patch's learned position against every patch's (cosine)</source>
         <translation>位置嵌入的相似度：每个图块学到的位置与所有图块的位置（余弦）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="146"/>
+        <location filename="../../attnviz/gui/heatmap_readout.py" line="15"/>
         <source>position {row:,} → {col:,}</source>
         <translation>位置 {row:,} → {col:,}</translation>
     </message>
@@ -5028,7 +5199,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="409"/>
-        <location filename="../../attnviz/core/layout.py" line="532"/>
+        <location filename="../../attnviz/core/layout.py" line="533"/>
         <source>positions</source>
         <translation>位置</translation>
     </message>
@@ -5065,7 +5236,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>按“单步”（F10）解码第一个词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="537"/>
+        <location filename="../../attnviz/core/layout.py" line="538"/>
         <source>Press Step (F10) to fill the first mask</source>
         <translation>按“单步”（F10）填第一个掩蔽</translation>
     </message>
@@ -5130,7 +5301,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词第 1–{n} 层</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="511"/>
+        <location filename="../../attnviz/core/layout.py" line="512"/>
         <source>prompt tokens</source>
         <translation>提示词的词元</translation>
     </message>
@@ -5145,8 +5316,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="105"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="143"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -5193,7 +5364,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="636"/>
+        <location filename="../../attnviz/core/layout.py" line="637"/>
         <source>queries ([CLS] and the patches)</source>
         <translation>查询（[CLS] 和图像块）</translation>
     </message>
@@ -5203,7 +5374,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询（编码器输出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="528"/>
+        <location filename="../../attnviz/core/layout.py" line="529"/>
         <source>queries (positions)</source>
         <translation>查询（位置）</translation>
     </message>
@@ -5282,12 +5453,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="163"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="371"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="450"/>
         <source>Query: {query}. Click a patch to show its attention; {cls} for the class's.</source>
         <translation>查询：{query}。点击一个图块可显示它的注意力；点击 {cls} 显示类别所读的注意力。</translation>
     </message>
@@ -5307,7 +5478,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="127"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="129"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -5370,6 +5541,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/gui/hf_dialog.py" line="126"/>
         <source>Reading the models in the cache…</source>
         <translation>正在读取缓存中的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/session/patching.py" line="153"/>
+        <source>Reading the pair's maps…</source>
+        <translation>正在读取这一对的注意力图…</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="314"/>
@@ -5532,7 +5708,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="614"/>
+        <location filename="../../attnviz/core/layout.py" line="615"/>
         <source>Rollout at the mask (position {row}), {layers}: what the prediction reads from each token</source>
         <translation>掩蔽处（位置 {row}）的展开，{layers}：预测从每个词元读取多少</translation>
     </message>
@@ -5577,9 +5753,19 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="141"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/processes.py" line="32"/>
         <source>run as a job of N processes on this machine (on the CPU: at most one per core; on CUDA: one per GPU), each taking its share of the corpus; a process that fails stops the job in one line</source>
         <translation>在本机以 N 个进程的作业运行（CPU 上每个核心最多一个；CUDA 上每块 GPU 一个），每个进程处理语料的一部分；任一进程失败即以一行说明停止作业</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="154"/>
+        <source>Run patching over minimal pairs: which heads carry the difference</source>
+        <translation>在最小对上运行修补：哪些头承载了这个差别</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/menus.py" line="79"/>
@@ -5602,7 +5788,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="177"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="255"/>
         <source>Samples…</source>
         <translation>示例…</translation>
     </message>
@@ -5761,9 +5947,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>验证集划分、批次和初始权重的随机种子（默认 {seed}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="560"/>
-        <location filename="../../attnviz/core/layout.py" line="526"/>
-        <location filename="../../attnviz/core/layout.py" line="634"/>
+        <location filename="../../attnviz/core/layout.py" line="561"/>
+        <location filename="../../attnviz/core/layout.py" line="527"/>
+        <location filename="../../attnviz/core/layout.py" line="635"/>
         <source>self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -5875,7 +6061,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>失去的份额，头从损坏运行放入干净运行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="242"/>
+        <location filename="../../attnviz/figures/image.py" line="244"/>
         <source>share of a patch's attention on [CLS]</source>
         <translation>图像块的注意力落在 [CLS] 上的占比</translation>
     </message>
@@ -5906,7 +6092,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -5916,7 +6102,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>后一位置上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="243"/>
+        <location filename="../../attnviz/figures/image.py" line="245"/>
         <source>share on the other special positions (distillation token, registers)</source>
         <translation>落在其他特殊位置（蒸馏词元、寄存器）上的占比</translation>
     </message>
@@ -5966,7 +6152,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>衬衫</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="215"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="293"/>
         <source>Show</source>
         <translation>显示</translation>
     </message>
@@ -5986,7 +6172,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示掩蔽单元格</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="289"/>
         <source>Show the attention of [CLS], the query the class is read from (click a patch to show that patch's)</source>
         <translation>显示 [CLS] 的注意力，类别由这个查询读出（点击一个图块可显示该图块的）</translation>
     </message>
@@ -5996,7 +6182,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="995"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="156"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -6006,12 +6192,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="176"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -6133,7 +6319,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源视图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="488"/>
+        <location filename="../../attnviz/core/layout.py" line="489"/>
         <source>source view (renormalised over the English)</source>
         <translation>源视图（在英语部分上重新归一化）</translation>
     </message>
@@ -6143,7 +6329,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>源视图（第 1–{n} 层之后）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="509"/>
+        <location filename="../../attnviz/core/layout.py" line="510"/>
         <source>Source view of the rollout at step {step}, {layers}: the share from each prompt token</source>
         <translation>第 {step} 步注意力展开的源视图，{layers}：来自提示词中每个词元的份额</translation>
     </message>
@@ -6178,8 +6364,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>特殊文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="271"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
+        <location filename="../../attnviz/figures/image.py" line="273"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -6301,7 +6487,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/attention.py" line="100"/>
-        <location filename="../../attnviz/render/figure_painter.py" line="215"/>
+        <location filename="../../attnviz/render/figure_painter.py" line="221"/>
         <source>step {step}</source>
         <translation>第 {step} 步</translation>
     </message>
@@ -6371,17 +6557,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="121"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="389"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="402"/>
         <source>Switch head {layer}.{head} off</source>
         <translation>关闭第 {layer} 层第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="389"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="402"/>
         <source>Switch head {layer}.{head} on again</source>
         <translation>重新打开第 {layer} 层第 {head} 个头</translation>
     </message>
@@ -6391,12 +6577,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="81"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -6474,12 +6660,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="599"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="615"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="591"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="607"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -6583,6 +6769,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/columns.py" line="281"/>
         <source>the clean input token at that position</source>
         <translation>干净输入在该位置的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/live.py" line="46"/>
+        <source>the clean sentence is empty</source>
+        <translation>干净的句子是空的</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="253"/>
@@ -6700,7 +6891,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="479"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="495"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6710,7 +6901,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
@@ -6778,7 +6969,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="209"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6863,7 +7054,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>层，从 1 开始（最靠近输入）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="532"/>
+        <location filename="../../attnviz/core/layout.py" line="533"/>
         <source>the layers of this {kind}</source>
         <translation>此 {kind} 的各层</translation>
     </message>
@@ -6878,7 +7069,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用手册，每个主题一页，在网页浏览器中打开（离线）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="529"/>
+        <location filename="../../attnviz/core/layout.py" line="530"/>
         <source>the mask's rollout after layers 1–{n}</source>
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
@@ -6936,12 +7127,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型文件夹的图像处理器把它处理成 {height} × {width} 像素、{channels} 个通道的图片；模型读取的是 {wanted}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="42"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="44"/>
         <source>The model knows only Fashion-MNIST's 10 classes of clothing, learnt from 28 × 28 grey pictures on a black ground: any picture gets one of them.</source>
         <translation>这个模型只认识 Fashion-MNIST 的 10 类服饰，学自黑底上的 28 × 28 灰度图：任何图片都会被归入其中一类。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="44"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="46"/>
         <source>The model knows only its {count:,} classes: any picture gets one of them.</source>
         <translation>这个模型只认识它自己的 {count:,} 个类别：任何图片都会被归入其中一类。</translation>
     </message>
@@ -6973,7 +7164,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型的类别分数不是有限数（NaN 或无穷大）：其权重或设置中的数值破坏了计算，因此 attnviz 不对任何类别排序</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="328"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="406"/>
         <source>The model's own name: {name}</source>
         <translation>模型自己的名称：{name}</translation>
     </message>
@@ -6996,6 +7187,11 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/core/heads/distributed.py" line="273"/>
         <source>the other processes</source>
         <translation>其他进程</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="163"/>
+        <source>The pair whose maps are shown, and whose clean side patched heads come from</source>
+        <translation>显示其注意力图的最小对；被修补的头的输出来自它的干净一侧</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="251"/>
@@ -7044,7 +7240,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放比例必须是 {low:g} 到 {high:g} 之间的数，实际为 {scale!r}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="186"/>
+        <location filename="../../attnviz/figures/image.py" line="188"/>
         <source>the position table has {count} rows, not one per patch</source>
         <translation>位置表有 {count} 行，不是每个图块一行</translation>
     </message>
@@ -7129,7 +7325,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="206"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="217"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -7154,17 +7350,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>连同 {cls} 和 {sep}，句子共有 {count} 个词元；此模型最多读 {most} 个。</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/live.py" line="159"/>
+        <source>the sentence reads as {count} tokens and the clean side as {other}: a head is patched position by position</source>
+        <translation>这个句子读作 {count} 个词元，干净的一侧读作 {other} 个：头是逐个位置修补的</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/commands/export.py" line="57"/>
         <source>the sentence to decode (translation models)</source>
         <translation>要解码的句子（翻译模型）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="533"/>
+        <location filename="../../attnviz/core/layout.py" line="534"/>
         <source>The sentence, its masks filled so far</source>
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -7553,6 +7754,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有编码器自注意力</translation>
     </message>
     <message>
+        <location filename="../../attnviz/core/patching/live.py" line="66"/>
+        <source>this model has no head {head}</source>
+        <translation>这个模型没有头 {head}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/panels.py" line="112"/>
         <location filename="../../attnviz/figures/panels.py" line="80"/>
         <source>This model has no positional encoding</source>
@@ -7564,14 +7770,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型没有位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="580"/>
-        <location filename="../../attnviz/core/layout.py" line="588"/>
-        <location filename="../../attnviz/core/layout.py" line="460"/>
+        <location filename="../../attnviz/core/layout.py" line="581"/>
+        <location filename="../../attnviz/core/layout.py" line="589"/>
+        <location filename="../../attnviz/core/layout.py" line="461"/>
         <source>this model has no {kind}</source>
         <translation>此模型没有{kind}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="727"/>
+        <location filename="../../attnviz/core/layout.py" line="728"/>
         <source>this model records no prompt self-attention</source>
         <translation>此模型没有记录提示词的自注意力</translation>
     </message>
@@ -7631,7 +7837,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元 {token!r}… 不是一个词（过长，或含有控制字符）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="615"/>
+        <location filename="../../attnviz/core/layout.py" line="616"/>
         <location filename="../../attnviz/figures/explain.py" line="87"/>
         <location filename="../../attnviz/figures/explain.py" line="86"/>
         <source>tokens</source>
@@ -7643,12 +7849,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>梯度方法和遮挡方法每次前向传播的词元数（各变体分批计算；默认 {tokens}），设备内存不足时减半；结果与此无关</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="209"/>
+        <location filename="../../attnviz/figures/image.py" line="211"/>
         <source>top class {name} ({prob:.0%})</source>
         <translation>最可能的类别 {name}（{prob:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/image.py" line="230"/>
+        <location filename="../../attnviz/gui/panels/image.py" line="308"/>
         <source>Top classes</source>
         <translation>最可能的类别</translation>
     </message>
@@ -7929,7 +8135,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请输入要强制的目标词（译文或其开头）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="130"/>
+        <location filename="../../attnviz/session/base.py" line="140"/>
         <source>Unexpected error: {kind}: {error}</source>
         <translation>意外错误：{kind}：{error}</translation>
     </message>
@@ -8054,6 +8260,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>值</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="41"/>
+        <source>values: its values alone</source>
+        <translation>values：仅其值</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/computation.py" line="83"/>
         <source>visible</source>
         <translation>可见</translation>
@@ -8128,9 +8339,14 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="111"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="148"/>
+        <source>What colours the heads: each head's mean share of the logit difference</source>
+        <translation>头的着色依据：每个头在对数几率差（logit difference）中所占份额的均值</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/explain.py" line="62"/>
@@ -8203,12 +8419,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有制表符</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="534"/>
+        <location filename="../../attnviz/core/layout.py" line="535"/>
         <source>Words for the mask at this step</source>
         <translation>这一步掩蔽处的候选词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/layout.py" line="536"/>
+        <location filename="../../attnviz/core/layout.py" line="537"/>
         <source>Words for the masks, first mask first…</source>
         <translation>要填入掩蔽的词，按掩蔽顺序…</translation>
     </message>
@@ -8390,7 +8606,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{architecture} 不添加位置编码：RoPE 按位置旋转每个查询和键（宽 {width} 的头中，第 i 对旋转 m·θ_i，θ_i = base^(−2i/d)，base 为 {base:,.0f}，{scaling} 缩放），因此 q·k 只取决于两者相距多远。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="154"/>
+        <location filename="../../attnviz/gui/heatmap_zoom.py" line="87"/>
         <source>{axis} {first:,}–{last:,} of {count:,}</source>
         <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
     </message>
@@ -8450,6 +8666,16 @@ Install them with:  sudo apt-get install {packages}
         <location filename="../../attnviz/commands/classify.py" line="46"/>
         <source>{checkpoint}: {name} has no classifier head, so it names no classes (attnviz heads --data shows its attention over a folder of images)</source>
         <translation>{checkpoint}：{name} 没有分类头，因此不给出类别（attnviz heads --data 可显示它在一个图像文件夹上的注意力）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/core/patching/live.py" line="48"/>
+        <source>{clean!r} reads as {count} tokens and {corrupt!r} as {other}: a head is patched position by position, so both sides must read as the same number of tokens</source>
+        <translation>{clean!r} 读作 {count} 个词元，{corrupt!r} 读作 {other} 个：头是逐个位置修补的，所以两侧必须读作相同数量的词元</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="305"/>
+        <source>{clean} → {corrupt} ({answer}/{alternative})</source>
+        <translation>{clean} → {corrupt}（{answer}/{alternative}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/hf/load.py" line="214"/>
@@ -8601,6 +8827,21 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="432"/>
+        <source>{head} · clean</source>
+        <translation>{head} · 干净</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="436"/>
+        <source>{head} · clean − corrupt</source>
+        <translation>{head} · 干净 − 损坏</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="434"/>
+        <source>{head} · corrupt</source>
+        <translation>{head} · 损坏</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/core/learning/bleu.py" line="28"/>
         <location filename="../../attnviz/core/learning/bleu.py" line="49"/>
         <source>{hypotheses} hypotheses but {references} reference lists</source>
@@ -8622,7 +8863,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{image} 已不在原处：改为显示一张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="124"/>
+        <location filename="../../attnviz/figures/image.py" line="126"/>
         <source>{image}: {what} of {query}, layer {layer}, {head} ({specials:.0%} on positions off the image)</source>
         <translation>{image}：{query} 的{what}，第 {layer} 层，{head}（{specials:.0%} 在图像之外的位置上）</translation>
     </message>
@@ -8689,12 +8930,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
+        <location filename="../../attnviz/gui/panels/patching.py" line="452"/>
+        <source>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}] over {count:,} pairs</source>
+        <translation>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}]，基于 {count:,} 个最小对</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/computation.py" line="98"/>
         <source>{kind} · layer {layer} · head {head} · query {query} ({token!r})</source>
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="421"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="437"/>
         <source>{kind}, {which}</source>
         <translation>{kind}，{which}</translation>
     </message>
@@ -8719,7 +8965,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{label} · 强制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="230"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="240"/>
         <source>{layer} · {head} · query {query} → key {key}: {value}</source>
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
@@ -8740,7 +8986,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{link} 是指向 {target} 的符号链接，而该目标不存在</translation>
     </message>
     <message>
-        <location filename="../../attnviz/session/base.py" line="131"/>
+        <location filename="../../attnviz/session/base.py" line="141"/>
         <source>{message}. {then}</source>
         <translation>{message}。{then}</translation>
     </message>
@@ -8808,6 +9054,11 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}，已关闭的头 {heads}</translation>
     </message>
     <message>
+        <location filename="../../attnviz/session/state.py" line="80"/>
+        <source>{model}, heads patched {heads}</source>
+        <translation>{model}，已修补的头 {heads}</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/figures/patching.py" line="54"/>
         <source>{model}: attribution patching against patching, Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</source>
         <translation>{model}：归因修补对比修补，Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</translation>
@@ -8833,7 +9084,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：无法显示其训练历史（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="273"/>
+        <location filename="../../attnviz/figures/image.py" line="275"/>
         <source>{model}: mean attention distance by layer, {count:,} images</source>
         <translation>{model}：逐层平均注意力距离，{count:,} 张图像</translation>
     </message>
@@ -8868,23 +9119,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{measure}，{count:,} 对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="211"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="406"/>
+        <source>{model}: {measure}, {source}, {count:,} pairs</source>
+        <translation>{model}：{measure}，{source}，{count:,} 个最小对</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/figures/image.py" line="213"/>
         <source>{model}: {rows} × {cols} patches, {top}</source>
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="402"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="418"/>
         <source>{model}: {statistic}, {count:,} documents</source>
         <translation>{model}：{statistic}，{count:,} 篇文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/image.py" line="259"/>
+        <location filename="../../attnviz/figures/image.py" line="261"/>
         <source>{model}: {statistic}, {count:,} images</source>
         <translation>{model}：{statistic}，{count:,} 张图像</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="403"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="419"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -8899,7 +9155,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="626"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="642"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -10039,7 +10295,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="325"/>
+        <location filename="../../attnviz/gui/heatmap_readout.py" line="41"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -10304,7 +10560,7 @@ Open the session with that checkpoint?</source>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="167"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="169"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>

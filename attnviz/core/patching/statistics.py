@@ -14,6 +14,7 @@ import numpy as np
 
 from attnviz.core.heads.mask import Head, HeadLayout
 from attnviz.core.patching.engine import MEASURES, PairPatching
+from attnviz.core.patching.pairs import MinimalPair
 
 RESAMPLES = 1000
 SEED = 0
@@ -143,3 +144,18 @@ def summarise(results: list[PairPatching], layout: HeadLayout, resamples: int = 
     counted = int(np.isfinite(tables["denoise"]).any(axis=1).sum()) if results else 0
     return PatchingSummary(heads, len(results), counted, means, lows, highs, entropy,
                            kendall_tau(means["atp"], means["denoise"]), tau_low, tau_high, disagreements)
+
+
+@dataclass(frozen=True)
+class PatchingResult:
+    """A patching run as the Patching tab shows it: the summary over the pairs patched (means and 95 % bootstrap
+    intervals per measure and head, :class:`~attnviz.core.patching.statistics.PatchingSummary`), the model's heads
+    kind by kind, the pairs patched in order, how many were left out (the model translates both sides alike), where
+    the pairs came from (a task's name or a file's) and the model's name."""
+
+    summary: PatchingSummary
+    layout: HeadLayout
+    pairs: tuple[MinimalPair, ...]
+    skipped: int
+    source: str
+    model: str

@@ -151,3 +151,14 @@ def task_pairs(name: str, loaded: Any) -> list[MinimalPair]:
     if name != "ioi" and (loaded.shared_rows or not loaded.offers(Capability.DECODER)):
         raise PairsError(tr("--task {task} is for a model that translates English into French").format(task=name))
     return _limited(makers[name](), name)
+
+
+def tasks_for(loaded: Any) -> tuple[str, ...]:
+    """The generated tasks that apply to ``loaded``: gender, agreement and number for a model that translates
+    English into French, ioi for a Hugging Face decoder-only folder; none for another model (its pairs come from a
+    file) or one whose heads cannot be patched."""
+    if loaded.offers(Capability.MASKS) or not loaded.offers(Capability.DECODER):
+        return ()
+    if loaded.shared_rows:
+        return ("ioi",) if getattr(loaded.src_vocab, "tokenizer", None) is not None else ()
+    return TASKS[:3]

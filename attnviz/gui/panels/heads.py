@@ -33,6 +33,7 @@ from attnviz.figures.spec import FigureSpec, LineSpec, empty_figure, fit_levels
 from attnviz.gui import file_dialogs
 from attnviz.gui.heatmap import Heatmap
 from attnviz.gui.panels.family_views import views_of
+from attnviz.gui.panels.patching import PatchingPanel
 from attnviz.gui.titled_plot import TitledPlot, legend_below
 from attnviz.gui.wrap_row import WrapRow
 from attnviz.i18n import N_, tr
@@ -93,6 +94,7 @@ class HeadsPanel(QtWidgets.QWidget):
     and the pruning curve (see the module)."""
 
     head_chosen = QtCore.Signal(object, int, int)  # AttentionKind, layer, head (0-based): show it in Attention
+    sentence_requested = QtCore.Signal(str)  # decode this sentence to its end (the Patching tab's patched pair)
 
     def __init__(self, session: Session | None = None, parent: QtWidgets.QWidget | None = None):
         super().__init__(parent)
@@ -172,12 +174,21 @@ class HeadsPanel(QtWidgets.QWidget):
         sinks_layout.addWidget(WrapRow((QtWidgets.QLabel(tr("Head")), self.sink_box), max_lines=2, stretch=1))
         sinks_layout.addWidget(self.sink_view, 1)
         maps.addTab(self.sinks_tab, tr("Sinks"))
-        layout = QtWidgets.QVBoxLayout(self)
+        self.atlas_page = QtWidgets.QWidget()
+        layout = QtWidgets.QVBoxLayout(self.atlas_page)
         layout.setContentsMargins(4, 4, 4, 4)
         for widget in (corpus, buttons, self.progress, colour, off):
             layout.addWidget(widget)
         layout.addWidget(maps, 1)
         layout.addWidget(self.readout)
+        self.patching = PatchingPanel(session)
+        self.patching.sentence_requested.connect(self.sentence_requested)
+        self.sections = QtWidgets.QTabWidget()  # the atlas, and patching over minimal pairs
+        self.sections.addTab(self.atlas_page, tr("Atlas of heads"))
+        self.sections.addTab(self.patching, tr("Patching"))
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.sections)
 
         self.corpus_box.activated.connect(self._on_corpus_chosen)
         self.map_button.clicked.connect(self._on_map_clicked)
@@ -256,6 +267,9 @@ class HeadsPanel(QtWidgets.QWidget):
 
     def show_state(self, old: SessionState | None, new: SessionState) -> None:
         self.state = new
+        self.patching.show_state(old, new)
+        if changed(old, new, "model"):
+            self.sections.setTabVisible(1, new.model is not None and new.model.patchable)
         if changed(old, new, "model"):
             self._list_corpora(views_of(new.model.layout if new.model is not None else None).corpus_of_its_own,
                                new.model is not None and new.model.documents)
@@ -288,6 +302,8 @@ class HeadsPanel(QtWidgets.QWidget):
     def figure(self) -> FigureSpec | LineSpec | None:
         """The grid on show, or an image model's distance by layer on its tab (what Export writes); None before an
         atlas."""
+        if self.sections.currentWidget() is self.patching:
+            return self.patching.figure()
         if self.images and self.tabs.currentWidget() is self.distance_view and self.state.image_atlas is not None:
             from attnviz.figures.image import distance_figure
 
