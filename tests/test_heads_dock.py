@@ -49,6 +49,7 @@ def test_the_atlas_of_the_sessions_sentences_fills_the_grid_and_a_click_shows_th
     grid_size = panel.grid.size()
     panel._on_grid_hovered(row, 2)
     assert panel.readout.text().startswith("<b>cross:2.3</b>") and "confidence" in panel.readout.text()
+    assert "position" not in panel.grid.cell_text(row, 2)  # (a cell is a head: no query and key positions)
     settle(window)
     assert panel.grid.size() == grid_size  # the read-out had its room already: the grid does not jump
     panel._on_grid_hovered(-1, -1)

@@ -90,6 +90,7 @@ def test_the_tab_shows_the_cores_numbers_its_interval_on_hover_and_a_heads_maps(
         panel._on_grid_hovered(row, col)
         mean, low, high = (getattr(summary, what)[measure][n] for what in ("means", "lows", "highs"))
         assert panel.readout.text() == f"cross 3.1 · {measure} {mean:.2f} [{low:.2f}, {high:.2f}] over 3 pairs"
+        assert "position" not in panel.grid.cell_text(row, col)  # (a cell is a head: no query and key positions)
     panel.grid.clicked.emit(*_cell(panel, "cross:2.1"))
     expected = pair_maps(shipped, read_pairs(pairs_file)[0])
     np.testing.assert_allclose(panel.clean_map.spec.values, expected.clean[AttentionKind.CROSS][1, 0], atol=1e-6)

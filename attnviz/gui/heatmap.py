@@ -52,6 +52,7 @@ class Heatmap(PaintedHeatmap):
     def __init__(self, parent: QtWidgets.QWidget | None = None, colour_bar: bool = True):
         super().__init__(parent)
         self.title_lines = 2  # a title wraps between its fields before anything is cut
+        self.cells_are_positions = True  # the read-out names a cell's positions (False: a grid of heads)
         # (largest, smallest) label size in px: the largest that shows every label (the lecture view); None:
         # the widget's font
         self.label_pixels: tuple[int, int] | None = None

@@ -27,6 +27,7 @@ class HeatmapReadout(HeatmapGeometry):
     highlighted_column: int | None
     linked_cell: tuple[int, int] | None
     _hover: tuple[int, int]
+    cells_are_positions: bool
     _pointer: QtCore.QPointF | None
 
     def cell_text(self, row: int, col: int) -> str:
@@ -40,6 +41,8 @@ class HeatmapReadout(HeatmapGeometry):
         value = tr("masked") if masked else f"{float(self.values[row, col]):.4g}"
         cell = tr("{row_axis} {query} → {col_axis} {key}: {value}").format(
             row_axis=self.spec.row_axis, query=query, col_axis=self.spec.col_axis, key=key, value=value)
+        if not self.cells_are_positions:
+            return cell
         return f"{cell} · {position_text(row, col)}"  # (where it is: in a long map the tokens repeat)
 
     def highlight_row(self, row: int | None) -> None:

@@ -65,6 +65,7 @@ class HeadGrid(Heatmap):
         super().__init__()
         self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier  # the keys held at the last press (Ctrl: toggle)
         self.toggles = True  # its heads can be switched off (not an image model's)
+        self.cells_are_positions = False  # a cell is a head, not a query and a key
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         self.pressed_with = event.modifiers()

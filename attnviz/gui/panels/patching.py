@@ -66,6 +66,7 @@ class PatchGrid(Heatmap):
         self.pressed_with = QtCore.Qt.KeyboardModifier.NoModifier  # the keys held at the last press
         self.patched: set[tuple[int, int]] = set()  # cells of the heads patched now
         self.live = True  # the model on show decodes a sentence: its heads can be patched into the decoding
+        self.cells_are_positions = False  # a cell is a head, not a query and a key
 
     def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
         self.pressed_with = event.modifiers()
