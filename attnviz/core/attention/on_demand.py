@@ -128,6 +128,8 @@ class QueryKeyStore:
         query = record.queries[row, head]  # (Q, D)
         key = record.keys[row, self.kv_head(layer, head)]  # (K, D)
         hidden = None if record.hidden is None else record.hidden[row]  # (Q, K)
+        if query.device.type == "cpu" and query.dtype == key.dtype == torch.float32 and record.sinks is None:
+            return _map_in_place(query, key, hidden, record, scores, tile_rows)
         lowest = torch.finfo(query.dtype).min
         rows = int(query.shape[0])
         out = np.empty((rows, int(key.shape[0])), dtype=np.float32)
@@ -137,11 +139,7 @@ class QueryKeyStore:
         with torch.inference_mode():
             for start in range(0, rows, tile_rows):
                 stop = min(start + tile_rows, rows)
-                low, high = 0, keys
-                if record.window is not None:
-                    window, both = record.window
-                    low = max(0, start - window if both else start - window + 1)
-                    high = min(keys, stop + window if both else stop)
+                low, high = _band(record.window, start, stop, keys)
                 tile = torch.matmul(query[start:stop], key[low:high].transpose(0, 1)) * record.scale  # (R, K')
                 if record.softcap is not None:  # (the library's three steps, in its order: before the mask)
                     tile = torch.tanh(tile / record.softcap) * record.softcap
@@ -161,3 +159,67 @@ class QueryKeyStore:
                     weights = torch.softmax(tile, dim=-1, dtype=torch.float32).to(query.dtype)
                 out[start:stop, low:high] = weights.float().cpu().numpy()
         return out
+
+
+def _band(window: tuple[int, bool] | None, start: int, stop: int, keys: int) -> tuple[int, int]:
+    """The keys [low, high) a sliding-window layer's query rows [start, stop) may read (all ``keys`` without one):
+    a causal row i reads i − window < j ≤ i, a bidirectional one |i − j| ≤ window."""
+    if window is None:
+        return 0, keys
+    width, both = window
+    return max(0, start - width if both else start - width + 1), min(keys, stop + width if both else stop)
+
+
+def _columns(hidden: np.ndarray | None, low: int, high: int) -> tuple[int, int, int, int]:
+    """Of a tile's mask ``hidden`` (R, K) (True: hidden; None: nothing hidden) over the keys [low, high): the keys
+    [first, last) its rows can see, when every row sees one (a causal tile: the keys up to its last row; else
+    [low, high): a row that sees none is the softmax of equal numbers over all its keys, as eager gives it), and
+    the keys [begin, end) within them that hold every hidden cell (a causal tile: its diagonal block)."""
+    if hidden is None:
+        return low, high, low, low
+    tile = hidden[:, low:high]  # (R, K')
+    if tile.all(axis=1).any():  # (a row that sees no key)
+        first, last = low, high
+    else:
+        seen = np.flatnonzero(~tile.all(axis=0))
+        first, last = low + int(seen[0]), low + int(seen[-1]) + 1
+    held = np.flatnonzero(tile[:, first - low:last - low].any(axis=0))
+    if not len(held):
+        return first, last, first, first
+    return first, last, first + int(held[0]), first + int(held[-1]) + 1
+
+
+def _map_in_place(query: Tensor, key: Tensor, hidden: Tensor | None, record: LayerQueryKeys, scores: bool,
+                  tile_rows: int) -> np.ndarray:
+    """:meth:`QueryKeyStore.map` of float32 queries (Q, D) and keys (K, D) on the CPU without a sink: each tile of
+    query rows is computed where the map keeps it (the matrix product written into the result's rows, then scaled,
+    capped, masked and soft-maxed there: no tile copied), over the keys its rows can see only — a causal tile's keys
+    up to its last row, a band's keys —, the cells outside them 0 (their weight under the mask's lowest number is
+    exactly 0) or -inf (``scores``), the mask applied to the columns that hold hidden cells only. The same numbers
+    as the general path: q·kᵀ then the scale, the library's three capping steps, a hidden cell set to the dtype's
+    lowest number (what adding it gives in float32: |q·k| is far below that number's precision), softmax in
+    float32 -> (Q, K) float32."""
+    rows, keys = int(query.shape[0]), int(key.shape[0])
+    out = np.empty((rows, keys), dtype=np.float32)
+    result = torch.from_numpy(out)  # (Q, K): the tiles are computed into it
+    mask = None if hidden is None else hidden.numpy()  # (Q, K) bool, a view
+    outside = float("-inf") if scores else 0.0
+    fill = float("-inf") if scores else torch.finfo(torch.float32).min
+    with torch.inference_mode():
+        for start in range(0, rows, tile_rows):
+            stop = min(start + tile_rows, rows)
+            low, high = _band(record.window, start, stop, keys)
+            tile_mask = None if mask is None else mask[start:stop]
+            low, high, begin, end = _columns(tile_mask, low, high)
+            out[start:stop, :low] = outside
+            out[start:stop, high:] = outside
+            tile = result[start:stop, low:high]  # (R, K') a view of the result
+            torch.matmul(query[start:stop], key[low:high].transpose(0, 1), out=tile)
+            tile.mul_(record.scale)
+            if record.softcap is not None:  # (the library's three steps, in its order: before the mask)
+                tile.div_(record.softcap).tanh_().mul_(record.softcap)
+            if hidden is not None and end > begin:
+                result[start:stop, begin:end].masked_fill_(hidden[start:stop, begin:end], fill)
+            if not scores:
+                torch.softmax(tile, dim=-1, out=tile)
+    return out
