@@ -41,6 +41,7 @@ TABLE = {
     "long_input.py": "longest event-loop gap over the run",
     "long_window.py": "| tokens | maps on demand | opened, first map painted |",
     "long_maps.py": "| tokens | forward pass with recording | first map | further map |",
+    "map_on_demand.py": "| head | threads | map: wall, ms | map: CPU, ms |",
     "modern_real_size.py": "| model | open (load_checkpoint) | one decoding step, 1 / 1 threads |",
     "monkey_window.py": "| action | times |",
     "patch_vs_transformerlens.py": "| implementation | heads | pairs | what | seconds |",
