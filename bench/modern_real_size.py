@@ -22,8 +22,10 @@ Measured, each phase in a fresh process (its peak resident memory, VmHWM, is tha
 
 * **open**: ``load_checkpoint(folder)`` as the window and every command open a folder (transformers imported
   before the clock starts: the bench measures the folder, not the import);
-* **one decoding step**: ``DecodeSession.step()`` after ``encode()`` of a 13-token prompt (the window's ▶ Step: one
-  token, every layer × head's row recorded); the median of the first ``--repeats`` steps;
+* **one decoding step**: ``DecodeSession.step()`` after ``encode()`` of a 13-token prompt and its first step (the
+  window's ▶ Step: one token, every layer × head's row recorded; the first step hands out the prompt pass's own
+  prediction, no forward pass, and is not timed); the median of ``--repeats`` steps on 1 thread (the app's default,
+  ``core/device.py``) and on ``--threads``;
 * **4,096-token prompt**: ``query_keys`` of ``core/decoding/long_prompt.py`` (the window's path beyond its 448-token
   decoding cap: one forward pass keeping queries and keys), then ``prompt_map`` of the map the Attention dock shows
   first (the last layer, head 1) and of further random layers × heads (their median); peak RSS against the weights;
@@ -32,7 +34,8 @@ Measured, each phase in a fresh process (its peak resident memory, VmHWM, is tha
   the loop a user would write (bench/hf_corpus.py's: ``output_attentions=True`` with eager attention, one document
   at a time, the same seven per-head statistics in numpy). The bench fails unless every statistic agrees to 1e-5.
 
-The machine may be shared: each row carries the 1-minute load average read when its process ended.
+The machine may be shared: each row carries the 1-minute load average read when its process ended. Every process
+runs with ``OMP_WAIT_POLICY=PASSIVE`` (what attnviz sets when it is imported; the transformers loop gets it too).
 """
 
 from __future__ import annotations
@@ -126,15 +129,19 @@ def child(folder: str, tokens: int, maps: int, steps: int, threads: int) -> dict
     open_load = _load()
     model_mb = sum(p.numel() * p.element_size() for p in loaded.model.parameters()) / 1e6
     opened_mb = _vm_hwm_mb()
-    session = DecodeSession(loaded, "cpu")
-    session.encode(PROMPT)
-    step_times = []
-    for _ in range(steps):
-        started = time.perf_counter()
-        session.step()
-        step_times.append(time.perf_counter() - started)
+    step_times: dict[int, list[float]] = {1: [], threads: []}
+    for step_threads in step_times:  # (the app's one thread, then ``threads``)
+        torch.set_num_threads(step_threads)
+        session = DecodeSession(loaded, "cpu")
+        session.encode(PROMPT)
+        session.step()  # (the first answer token is the prompt pass's: no forward pass, not timed)
+        for _ in range(steps):
+            started = time.perf_counter()
+            session.step()
+            step_times[step_threads].append(time.perf_counter() - started)
+        del session
+    torch.set_num_threads(threads)
     step_load = _load()
-    del session
 
     words = PROMPT.split()
     text = " ".join(words[i % len(words)] for i in range(2 * tokens))  # (more than ``tokens`` tokens: cut below)
@@ -154,13 +161,16 @@ def child(folder: str, tokens: int, maps: int, steps: int, threads: int) -> dict
         map_times.append(time.perf_counter() - started)
         assert weights.shape == hidden.shape == (tokens, tokens)
     return dict(open_s=open_s, open_load=open_load, opened_mb=opened_mb, model_mb=model_mb,
-                step_s=statistics.median(step_times), step_load=step_load, tokens=tokens, forward_s=forward_s,
+                step_s=statistics.median(step_times[threads]), step_one_thread_s=statistics.median(step_times[1]),
+                step_load=step_load, tokens=tokens, forward_s=forward_s,
                 first_map_s=map_times[0], further_map_s=statistics.median(map_times[1:]) if maps else float("nan"),
                 store_mb=store.nbytes / 1e6, peak_mb=_vm_hwm_mb(), maps_load=_load())
 
 
 def _run(command: list[str], threads: int) -> tuple[float, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": str(threads)}
+    # (both commands' OpenMP threads wait passively, as attnviz sets them when it is imported: on a shared machine
+    # spinning threads slow a 2-thread process down several-fold, whichever program it is)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": str(threads), "OMP_WAIT_POLICY": "PASSIVE"}
     started = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=CAP_S, check=False)
     if done.returncode:
@@ -201,10 +211,11 @@ def bench(model: str, sizes: dict[str, Any], tokens: int, documents: int, repeat
             def med(key: str) -> float:
                 return statistics.median(r[key] for r in rows)
 
-            print("| model | open (load_checkpoint) | one decoding step | forward pass, "
+            print(f"| model | open (load_checkpoint) | one decoding step, 1 / {threads} threads | forward pass, "
                   f"{tokens:,}-token prompt | map on show | further map | store | model | peak RSS | peak − model |")
             print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-            print(f"| {model} | {med('open_s'):.2f} s (load {med('open_load'):.1f}) | {med('step_s') * 1000:.0f} ms "
+            print(f"| {model} | {med('open_s'):.2f} s (load {med('open_load'):.1f}) | "
+                  f"{med('step_one_thread_s') * 1000:.0f} / {med('step_s') * 1000:.0f} ms "
                   f"(load {med('step_load'):.1f}) | {med('forward_s'):.1f} s | {med('first_map_s') * 1000:.0f} ms "
                   f"(load {med('maps_load'):.1f}) | {med('further_map_s') * 1000:.0f} ms | {med('store_mb'):.0f} MB "
                   f"| {med('model_mb'):.0f} MB | {med('peak_mb'):.0f} MB | {med('peak_mb') - med('model_mb'):.0f} MB |")
@@ -214,7 +225,8 @@ def bench(model: str, sizes: dict[str, Any], tokens: int, documents: int, repeat
 
 def _said(r: dict[str, float]) -> None:
     """One repeat's figures, printed as soon as its process ends (a long run shows its progress)."""
-    print(f"repeat: open {r['open_s']:.2f} s, step {r['step_s'] * 1000:.0f} ms, forward {r['forward_s']:.1f} s, map on "
+    print(f"repeat: open {r['open_s']:.2f} s, step {r['step_one_thread_s'] * 1000:.0f} / {r['step_s'] * 1000:.0f} ms "
+          f"(1 / the threads), forward {r['forward_s']:.1f} s, map on "
           f"show {r['first_map_s'] * 1000:.0f} ms, further {r['further_map_s'] * 1000:.0f} ms, peak {r['peak_mb']:.0f} "
           f"MB, load {r['open_load']:.1f} / {r['step_load']:.1f} / {r['maps_load']:.1f}", flush=True)
 

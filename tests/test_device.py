@@ -1,3 +1,5 @@
+import sys
+
 import pytest
 import torch
 
@@ -24,3 +26,20 @@ def test_unavailable_cuda_is_a_clear_error():
 def test_unknown_device_name_is_a_clear_error():
     with pytest.raises(DeviceUnavailableError, match="unknown device 'gpu0'"):
         pick_device("gpu0")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="GNU OpenMP (torch's on Linux) reports GOMP_SPINCOUNT")
+@pytest.mark.parametrize("asked, spins", [(None, "0"), ("ACTIVE", "30000000000")])
+def test_openmp_threads_wait_passively_unless_the_user_says_otherwise(asked, spins):
+    """Importing attnviz before torch makes OpenMP's threads sleep while they wait (spinning ones take the time
+    slices their partners need on a busy machine: a 2-thread decoding step 4× slower, bench/RESULTS.md); a wait
+    policy the user set is kept. OpenMP's own report of its settings (OMP_DISPLAY_ENV) says how long it spins."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"} | {"OMP_DISPLAY_ENV": "VERBOSE"}
+    if asked:
+        env["OMP_WAIT_POLICY"] = asked
+    done = subprocess.run([sys.executable, "-c", "import attnviz, torch; torch.ones(1)"], env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    assert f"GOMP_SPINCOUNT = '{spins}'" in done.stderr, done.stderr[-2000:]

@@ -14,7 +14,8 @@ Memory, bounded by the shape and the length, never by how many maps are asked fo
 
 * the store: L·(H + G)·B·S·D·b bytes of queries and keys (b: 4 for float32), plus one boolean mask of B·S²
   bytes per distinct mask (layers that share a mask share it: every layer of GPT-2, Llama, Qwen2);
-* one map: its result (S, S) float32, plus a tile's temporaries, a few ``rows``·S·4 bytes.
+* one map: its result (S, S) float32, plus a tile's temporaries, a few ``rows``·S·4 bytes (a float32 map on the CPU
+  is computed in its own rows: no temporaries beyond the tile's mask).
 
 For a 16-layer Llama shape with 16 query heads over 4 key/value heads of width 64 (hidden 1,024) and one
 4,096-token input: queries 16·16·4,096·64·4 = 268 MB, keys 16·4·4,096·64·4 = 67 MB, the mask 16.8 MB — 352 MB
@@ -29,6 +30,9 @@ per-head width, R rows of a tile.
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -53,6 +57,27 @@ def layers_stored(done: Callable[[int], object]) -> Iterator[None]:
         yield
     finally:
         _stored_layer.reset(token)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (Linux), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def return_freed_memory() -> None:
+    """Hand the pages of the heap's freed blocks back to the system (glibc's ``malloc_trim``; nothing elsewhere),
+    called by a storing pass before each layer. Its kept queries and keys (tens of MB a layer, allocated between the
+    layer's temporaries of similar sizes) leave freed blocks between kept ones that later, different-sized
+    allocations do not reuse: a Qwen3-0.6B-shaped pass over 4,096 tokens ended with about 700 MB resident beside its
+    1,426 MB store and nothing alive in them (bench/RESULTS.md, issue 57 §4)."""
+    if (trim := _malloc_trim()) is not None:
+        trim(0)
 
 
 def stored_layer_listener() -> Callable[[int], object] | None:
@@ -128,6 +153,8 @@ class QueryKeyStore:
         query = record.queries[row, head]  # (Q, D)
         key = record.keys[row, self.kv_head(layer, head)]  # (K, D)
         hidden = None if record.hidden is None else record.hidden[row]  # (Q, K)
+        if query.device.type == "cpu" and query.dtype == key.dtype == torch.float32 and record.sinks is None:
+            return _map_in_place(query, key, hidden, record, scores, tile_rows)
         lowest = torch.finfo(query.dtype).min
         rows = int(query.shape[0])
         out = np.empty((rows, int(key.shape[0])), dtype=np.float32)
@@ -137,11 +164,7 @@ class QueryKeyStore:
         with torch.inference_mode():
             for start in range(0, rows, tile_rows):
                 stop = min(start + tile_rows, rows)
-                low, high = 0, keys
-                if record.window is not None:
-                    window, both = record.window
-                    low = max(0, start - window if both else start - window + 1)
-                    high = min(keys, stop + window if both else stop)
+                low, high = _band(record.window, start, stop, keys)
                 tile = torch.matmul(query[start:stop], key[low:high].transpose(0, 1)) * record.scale  # (R, K')
                 if record.softcap is not None:  # (the library's three steps, in its order: before the mask)
                     tile = torch.tanh(tile / record.softcap) * record.softcap
@@ -161,3 +184,67 @@ class QueryKeyStore:
                     weights = torch.softmax(tile, dim=-1, dtype=torch.float32).to(query.dtype)
                 out[start:stop, low:high] = weights.float().cpu().numpy()
         return out
+
+
+def _band(window: tuple[int, bool] | None, start: int, stop: int, keys: int) -> tuple[int, int]:
+    """The keys [low, high) a sliding-window layer's query rows [start, stop) may read (all ``keys`` without one):
+    a causal row i reads i − window < j ≤ i, a bidirectional one |i − j| ≤ window."""
+    if window is None:
+        return 0, keys
+    width, both = window
+    return max(0, start - width if both else start - width + 1), min(keys, stop + width if both else stop)
+
+
+def _columns(hidden: np.ndarray | None, low: int, high: int) -> tuple[int, int, int, int]:
+    """Of a tile's mask ``hidden`` (R, K) (True: hidden; None: nothing hidden) over the keys [low, high): the keys
+    [first, last) its rows can see, when every row sees one (a causal tile: the keys up to its last row; else
+    [low, high): a row that sees none is the softmax of equal numbers over all its keys, as eager gives it), and
+    the keys [begin, end) within them that hold every hidden cell (a causal tile: its diagonal block)."""
+    if hidden is None:
+        return low, high, low, low
+    tile = hidden[:, low:high]  # (R, K')
+    if tile.all(axis=1).any():  # (a row that sees no key)
+        first, last = low, high
+    else:
+        seen = np.flatnonzero(~tile.all(axis=0))
+        first, last = low + int(seen[0]), low + int(seen[-1]) + 1
+    held = np.flatnonzero(tile[:, first - low:last - low].any(axis=0))
+    if not len(held):
+        return first, last, first, first
+    return first, last, first + int(held[0]), first + int(held[-1]) + 1
+
+
+def _map_in_place(query: Tensor, key: Tensor, hidden: Tensor | None, record: LayerQueryKeys, scores: bool,
+                  tile_rows: int) -> np.ndarray:
+    """:meth:`QueryKeyStore.map` of float32 queries (Q, D) and keys (K, D) on the CPU without a sink: each tile of
+    query rows is computed where the map keeps it (the matrix product written into the result's rows, then scaled,
+    capped, masked and soft-maxed there: no tile copied), over the keys its rows can see only — a causal tile's keys
+    up to its last row, a band's keys —, the cells outside them 0 (their weight under the mask's lowest number is
+    exactly 0) or -inf (``scores``), the mask applied to the columns that hold hidden cells only. The same numbers
+    as the general path: q·kᵀ then the scale, the library's three capping steps, a hidden cell set to the dtype's
+    lowest number (what adding it gives in float32: |q·k| is far below that number's precision), softmax in
+    float32 -> (Q, K) float32."""
+    rows, keys = int(query.shape[0]), int(key.shape[0])
+    out = np.empty((rows, keys), dtype=np.float32)
+    result = torch.from_numpy(out)  # (Q, K): the tiles are computed into it
+    mask = None if hidden is None else hidden.numpy()  # (Q, K) bool, a view
+    outside = float("-inf") if scores else 0.0
+    fill = float("-inf") if scores else torch.finfo(torch.float32).min
+    with torch.inference_mode():
+        for start in range(0, rows, tile_rows):
+            stop = min(start + tile_rows, rows)
+            low, high = _band(record.window, start, stop, keys)
+            tile_mask = None if mask is None else mask[start:stop]
+            low, high, begin, end = _columns(tile_mask, low, high)
+            out[start:stop, :low] = outside
+            out[start:stop, high:] = outside
+            tile = result[start:stop, low:high]  # (R, K') a view of the result
+            torch.matmul(query[start:stop], key[low:high].transpose(0, 1), out=tile)
+            tile.mul_(record.scale)
+            if record.softcap is not None:  # (the library's three steps, in its order: before the mask)
+                tile.div_(record.softcap).tanh_().mul_(record.softcap)
+            if hidden is not None and end > begin:
+                result[start:stop, begin:end].masked_fill_(hidden[start:stop, begin:end], fill)
+            if not scores:
+                torch.softmax(tile, dim=-1, out=tile)
+    return out

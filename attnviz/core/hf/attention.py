@@ -23,7 +23,7 @@ from typing import Any
 import torch
 from torch import Tensor, nn
 
-from attnviz.core.attention.on_demand import STORED_TILE_VALUES, stored_layer_listener
+from attnviz.core.attention.on_demand import STORED_TILE_VALUES, return_freed_memory, stored_layer_listener
 from attnviz.core.attention.recording import (  # noqa: F401 (the recording's names, used here and by callers)
     AttentionCall,
     NotFinite,
@@ -91,6 +91,7 @@ def _stored(calls: _QueryKeyCalls, module: nn.Module, query: Tensor, key: Tensor
     """:func:`attention` inside :func:`storing`: keep the layer's inputs, compute its output without its maps."""
     if position_bias is not None:
         raise ValueError("maps on demand do not support a relative position bias (T5)")
+    return_freed_memory()  # (the earlier layers' temporaries, freed between the kept queries and keys)
     mask = None if attention_mask is None else attention_mask[..., : key.shape[-2]]  # (B, 1, Q, K) additive
     hidden = None if attention_mask is None else calls.hidden(attention_mask, key.shape[-2])
     check_finite(query, key)  # (the maps made later from them would be NaN)
