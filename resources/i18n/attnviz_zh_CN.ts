@@ -29,7 +29,7 @@
         <translation>（已屏蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="448"/>
+        <location filename="../../attnviz/commands/processes.py" line="449"/>
         <source> (often: out of memory)</source>
         <translation>（通常是内存不足）</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="331"/>
+        <location filename="../../attnviz/core/columns.py" line="334"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -306,7 +306,7 @@
         <translation>--data {data} 是单张图像：请给出句子的文本文件，或对图像模型给出一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="293"/>
+        <location filename="../../attnviz/commands/processes.py" line="294"/>
         <source>--data {path} is a pipe, which one process alone can read: under --processes give a file</source>
         <translation>--data {path} 是管道，只能由一个进程读取：使用 --processes 时请给出文件</translation>
     </message>
@@ -398,7 +398,7 @@
     <message>
         <location filename="../../attnviz/commands/explain.py" line="269"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
-        <location filename="../../attnviz/commands/patch.py" line="97"/>
+        <location filename="../../attnviz/commands/patch.py" line="101"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -416,6 +416,11 @@
         <location filename="../../attnviz/commands/shared.py" line="144"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="187"/>
+        <source>--measures: {names} is not a measure (choose from {choices}, comma-separated)</source>
+        <translation>--measures：{names} 不是可计算的量（请从 {choices} 中选择，以逗号分隔）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="255"/>
@@ -488,13 +493,13 @@
         <translation>--rendezvous {address}：无法在此监听（{error}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="260"/>
+        <location filename="../../attnviz/commands/processes.py" line="261"/>
         <source>--rendezvous {address}: no attnviz job's rendezvous there ({error})</source>
         <translation>--rendezvous {address}：那里没有 attnviz 作业的会合点（{error}）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/processes.py" line="56"/>
-        <location filename="../../attnviz/commands/processes.py" line="239"/>
+        <location filename="../../attnviz/commands/processes.py" line="240"/>
         <source>--rendezvous {address}: no such host ({error})</source>
         <translation>--rendezvous {address}：没有这台主机（{error}）</translation>
     </message>
@@ -663,7 +668,7 @@
         <translation>0 到 1：与注意力面板相同的刻度，均匀的一行（每个图块 1/n）保持暗色。0 到最大值：所显示的最大权重无论多小都画成亮黄色（标题说明它是均匀份额的多少倍）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="297"/>
+        <location filename="../../attnviz/gallery.py" line="298"/>
         <source>0…7 in binary: the lower bit alternates fastest, like PE's high-frequency columns</source>
         <translation>0…7 的二进制表示：越低的位交替越快，就像位置编码中的高频列</translation>
     </message>
@@ -686,6 +691,16 @@
         <location filename="../../attnviz/commands/heads.py" line="274"/>
         <source>; BLEU {bleu:.2f} with every head, with {half} of {count} pruned: {important:.2f} (least important first), {random:.2f} (random)</source>
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="174"/>
+        <source>; Kendall τ of attribution patching against patching {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</source>
+        <translation>；归因修补与修补的 Kendall τ 为 {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="170"/>
+        <source>; most restored by {head}: {share:.2f} [{low:.2f}, {high:.2f}]</source>
+        <translation>；恢复最多的是 {head}：{share:.2f} [{low:.2f}, {high:.2f}]</translation>
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="525"/>
@@ -713,7 +728,7 @@
         <translation>两个模型中 [CLS] 在 {image} 上的注意力，最后一层，各头平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="508"/>
+        <location filename="../../attnviz/gallery.py" line="509"/>
         <source>[CLS] over {image}, layer by layer: attention (heads averaged), then rollout</source>
         <translation>{image} 上的 [CLS]，逐层：注意力（各头平均），然后是注意力展开（rollout）</translation>
     </message>
@@ -728,7 +743,7 @@
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="675"/>
+        <location filename="../../attnviz/gallery.py" line="676"/>
         <source>[CLS]'s attention over the image, layer by layer</source>
         <translation>[CLS] 在图像上的注意力，逐层</translation>
     </message>
@@ -755,7 +770,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="49"/>
+        <location filename="../../attnviz/commands/patch.py" line="50"/>
         <source>a checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>检查点（.safetensors）或 Hugging Face 模型文件夹（默认：随附的 Transformer）</translation>
     </message>
@@ -821,9 +836,9 @@
         <translation>一个图像文件夹…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="266"/>
-        <source>a head where attribution patching and patching (denoise) differ by more than 0.1 of the logit difference, the largest difference first</source>
-        <translation>归因修补与修补（denoise）相差超过 logit 差 0.1 的头，差别最大的在前</translation>
+        <location filename="../../attnviz/core/columns.py" line="267"/>
+        <source>a head where attribution patching and patching (denoise) differ by more than 0.1 of the logit difference, the largest difference first (written when --measures holds both atp and denoise)</source>
+        <translation>归因修补与修补（denoise）相差超过 logit 差 0.1 的头，差别最大的在前（仅当 --measures 同时包含 atp 和 denoise 时写出）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="89"/>
@@ -841,12 +856,12 @@
         <translation>Hugging Face {architecture} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="694"/>
+        <location filename="../../attnviz/gallery.py" line="696"/>
         <source>A learned sink (gpt-oss): a logit per head that lets a query attend to nothing</source>
         <translation>学到的汇聚（gpt-oss）：每个头一个对数几率，让查询可以不关注任何键</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="160"/>
+        <location filename="../../attnviz/modern_gallery.py" line="161"/>
         <source>A learned sink: each head's own logit joins every row's softmax and takes its share (the last column) — weight a query may put nowhere</source>
         <translation>学到的汇聚：每个头自己的对数几率加入每一行的 softmax 并分走一份（最后一列）——查询可以不放在任何键上的权重</translation>
     </message>
@@ -913,12 +928,12 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="256"/>
+        <location filename="../../attnviz/core/columns.py" line="257"/>
         <source>a translation model's target tokens fed to both runs before the step read (`none`: the first step; always `none` for other models)</source>
         <translation>翻译模型在读取的步骤之前输入两次运行的目标词元（`none`：第一步；其他模型总是 `none`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="673"/>
+        <location filename="../../attnviz/gallery.py" line="674"/>
         <source>A ViT reads [CLS] and the image's patches as one sequence</source>
         <translation>ViT 把 [CLS] 和图像的各个图块当作一个序列读取</translation>
     </message>
@@ -959,12 +974,12 @@
         <translation>加性（Bahdanau）评分：a(q, k) = w_vᵀ tanh(W_q q + W_k k)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="644"/>
+        <location filename="../../attnviz/gallery.py" line="645"/>
         <source>Additive attention on the toy example</source>
         <translation>小例子上的加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="269"/>
+        <location filename="../../attnviz/gallery.py" line="270"/>
         <source>Additive attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的加性注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -1127,7 +1142,7 @@
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="273"/>
+        <location filename="../../attnviz/core/columns.py" line="275"/>
         <source>atp − denoise</source>
         <translation>atp − denoise</translation>
     </message>
@@ -1138,7 +1153,7 @@
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="510"/>
+        <location filename="../../attnviz/gallery.py" line="511"/>
         <source>attention</source>
         <translation>注意力</translation>
     </message>
@@ -1153,12 +1168,12 @@
         <translation>注意力提示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="621"/>
+        <location filename="../../attnviz/gallery.py" line="622"/>
         <source>Attention cues: the identity matrix as attention weights</source>
         <translation>注意力提示：以单位矩阵作为注意力权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="112"/>
+        <location filename="../../attnviz/gallery.py" line="113"/>
         <source>Attention cues: weights of an identity attention (10 × 10)</source>
         <translation>注意力提示：单位矩阵注意力的权重（10 × 10）</translation>
     </message>
@@ -1260,7 +1275,7 @@
         <translation>注意力评分函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="530"/>
+        <location filename="../../attnviz/gallery.py" line="531"/>
         <source>attention spread evenly ({px:.1f} px)</source>
         <translation>注意力均匀分布（{px:.1f} 像素）</translation>
     </message>
@@ -1280,7 +1295,7 @@
         <translation>注意力权重，{model}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="502"/>
+        <location filename="../../attnviz/gallery.py" line="503"/>
         <source>attention, layer {layer}</source>
         <translation>注意力，第 {layer} 层</translation>
     </message>
@@ -1322,7 +1337,7 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="124"/>
+        <location filename="../../attnviz/commands/patch.py" line="129"/>
         <source>attnviz patch: {world} processes, {pairs:,} pairs</source>
         <translation>attnviz patch：{world} 个进程，{pairs:,} 对</translation>
     </message>
@@ -1342,7 +1357,7 @@
         <translation>attnviz 只支持 {languages}；不支持 {code}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="320"/>
+        <location filename="../../attnviz/gallery.py" line="321"/>
         <source>attnviz train: linear warm-up, cosine decay (same peak)</source>
         <translation>attnviz 训练：线性预热，余弦衰减（峰值相同）</translation>
     </message>
@@ -1357,7 +1372,7 @@
         <translation>attnviz 重新启动后将使用{language}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="242"/>
+        <location filename="../../attnviz/commands/processes.py" line="243"/>
         <source>attnviz {command}: waiting for machine 0 at {address} (at most {seconds:g} s, {env})</source>
         <translation>attnviz {command}：正在等待位于 {address} 的 0 号机器（最多 {seconds:g} 秒，{env}）</translation>
     </message>
@@ -1372,22 +1387,22 @@
         <translation>attnviz 的 ViT 为每个位置（先是 [CLS]，然后逐行是每个图块）学一个向量，加到图块嵌入上（d2l 1.0 §11.8）。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="253"/>
+        <location filename="../../attnviz/commands/processes.py" line="254"/>
         <source>attnviz: error: machine 0 did not come to the rendezvous at {address} in {seconds:g} s ({env}): start the same command there with --node-rank 0; nothing was written</source>
         <translation>attnviz：错误：0 号机器在 {seconds:g} 秒内未到达 {address} 的会合点（{env}）：请在那里以 --node-rank 0 运行同一条命令；未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="403"/>
+        <location filename="../../attnviz/commands/processes.py" line="404"/>
         <source>attnviz: error: machine {node} was started with other options than this one ({differences}): every machine runs the same command, only --node-rank differs; the job stopped, nothing was written</source>
         <translation>attnviz：错误：机器 {node} 启动时的选项与本机不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同；作业已停止，未写入任何内容</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="449"/>
+        <location filename="../../attnviz/commands/processes.py" line="450"/>
         <source>attnviz: error: process {rank} of {world} (pid {pid}) was killed by {signal}{oom}: the job stopped; nothing was written</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank}（pid {pid}）被 {signal} 终止{oom}：作业已停止；未写入任何文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="460"/>
+        <location filename="../../attnviz/commands/processes.py" line="461"/>
         <source>attnviz: error: process {rank} of {world} ended with exit code {code}; the job stopped</source>
         <translation>attnviz：错误：{world} 个进程中的进程 {rank} 以退出码 {code} 结束；作业已停止</translation>
     </message>
@@ -1460,7 +1475,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz：已终止；没有留下写了一半的输出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="748"/>
+        <location filename="../../attnviz/gallery.py" line="761"/>
         <source>attnviz: the book's attention figures</source>
         <translation>attnviz：书中的注意力图表</translation>
     </message>
@@ -1500,7 +1515,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>归因修补对恢复份额的估计</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="272"/>
+        <location filename="../../attnviz/core/columns.py" line="274"/>
         <source>attribution patching's mean estimate of it</source>
         <translation>归因修补对它的平均估计</translation>
     </message>
@@ -1527,22 +1542,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>auto、cpu、cuda、cuda:N 或 mps（在 CUDA 上用 torchrun 时：每个进程使用其 LOCAL_RANK 对应的 GPU）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="625"/>
+        <location filename="../../attnviz/gallery.py" line="626"/>
         <source>Average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="135"/>
+        <location filename="../../attnviz/gallery.py" line="136"/>
         <source>average pooling</source>
         <translation>平均汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="626"/>
+        <location filename="../../attnviz/gallery.py" line="627"/>
         <source>Average pooling is the non-parametric pooling with the constant kernel.</source>
         <translation>平均汇聚就是使用常数核的非参数汇聚。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="134"/>
+        <location filename="../../attnviz/gallery.py" line="135"/>
         <source>Average pooling: every prediction is the mean of the training y</source>
         <translation>平均汇聚：每个预测都是训练样本 y 的均值</translation>
     </message>
@@ -1568,22 +1583,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="436"/>
+        <location filename="../../attnviz/gallery.py" line="437"/>
         <source>Bahdanau attention</source>
         <translation>Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="647"/>
+        <location filename="../../attnviz/gallery.py" line="648"/>
         <source>Bahdanau attention of the trained model</source>
         <translation>训练好的模型的 Bahdanau 注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="440"/>
+        <location filename="../../attnviz/gallery.py" line="441"/>
         <source>Bahdanau model</source>
         <translation>Bahdanau 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="649"/>
+        <location filename="../../attnviz/gallery.py" line="650"/>
         <source>Bahdanau model: training curve</source>
         <translation>Bahdanau 模型：训练曲线</translation>
     </message>
@@ -1608,8 +1623,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>批量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="221"/>
-        <location filename="../../attnviz/gallery.py" line="232"/>
+        <location filename="../../attnviz/gallery.py" line="222"/>
+        <location filename="../../attnviz/gallery.py" line="233"/>
         <source>batch</source>
         <translation>批量</translation>
     </message>
@@ -1665,7 +1680,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在 X11 上打开窗口之前：Qt 的 xcb 平台插件能否找到它需要的每个共享库？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="94"/>
+        <location filename="../../attnviz/modern_gallery.py" line="95"/>
         <source>bidirectional window ±{half}: keys on both sides</source>
         <translation>双向窗口 ±{half}：两侧的键</translation>
     </message>
@@ -1675,22 +1690,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>双向窗口 ±{window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="361"/>
+        <location filename="../../attnviz/gallery.py" line="362"/>
         <source>billions of operations</source>
         <translation>运算量（十亿次）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="656"/>
+        <location filename="../../attnviz/gallery.py" line="657"/>
         <source>Binary representations of 0…7</source>
         <translation>0…7 的二进制表示</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="299"/>
+        <location filename="../../attnviz/gallery.py" line="300"/>
         <source>bit</source>
         <translation>位</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="298"/>
+        <location filename="../../attnviz/gallery.py" line="299"/>
         <source>bit {n}</source>
         <translation>位 {n}</translation>
     </message>
@@ -1736,7 +1751,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="133"/>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>boxcar</source>
         <translation>矩形</translation>
     </message>
@@ -1902,7 +1917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>外套</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="290"/>
+        <location filename="../../attnviz/gallery.py" line="291"/>
         <source>col {d}</source>
         <translation>列 {d}</translation>
     </message>
@@ -2027,7 +2042,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="134"/>
-        <location filename="../../attnviz/gallery.py" line="189"/>
+        <location filename="../../attnviz/gallery.py" line="190"/>
         <source>constant</source>
         <translation>常数</translation>
     </message>
@@ -2037,7 +2052,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>从 --out 旁的状态文件（OUT.resume，每个迭代周期结束后及每 10 分钟写入）继续已停止的运行；请给出相同的 --data、--epochs 和设置（默认：新的运行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="359"/>
+        <location filename="../../attnviz/gallery.py" line="360"/>
         <source>convolutional: k·n·d² (k = 3)</source>
         <translation>卷积神经网络：k·n·d²（k = 3）</translation>
     </message>
@@ -2079,7 +2094,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>语料级 BLEU，0–100</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="698"/>
+        <location filename="../../attnviz/gallery.py" line="700"/>
         <source>Cost per layer: self-attention, recurrent, convolutional</source>
         <translation>每层的计算复杂度：自注意力、循环神经网络、卷积神经网络</translation>
     </message>
@@ -2130,7 +2145,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="85"/>
-        <location filename="../../attnviz/commands/patch.py" line="63"/>
+        <location filename="../../attnviz/commands/patch.py" line="67"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -2176,7 +2191,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>交叉注意力：单调 argmax 路径上的权重占比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="427"/>
+        <location filename="../../attnviz/gallery.py" line="428"/>
         <source>cross-entropy per token</source>
         <translation>每个词元的交叉熵</translation>
     </message>
@@ -2270,12 +2285,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码器自注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="448"/>
+        <location filename="../../attnviz/gallery.py" line="449"/>
         <source>Decoder self-attention (causal)</source>
         <translation>解码器自注意力（因果掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="550"/>
+        <location filename="../../attnviz/gallery.py" line="551"/>
         <source>Decoder-only Transformer</source>
         <translation>仅解码器 Transformer</translation>
     </message>
@@ -2354,7 +2369,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="533"/>
+        <location filename="../../attnviz/gallery.py" line="534"/>
         <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
@@ -2467,7 +2482,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="62"/>
-        <location filename="../../attnviz/core/columns.py" line="238"/>
+        <location filename="../../attnviz/core/columns.py" line="239"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
@@ -2493,22 +2508,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>仅编码器 Transformer（小型 BERT），填补掩蔽词</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="452"/>
+        <location filename="../../attnviz/gallery.py" line="453"/>
         <source>Encoder–decoder attention</source>
         <translation>编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="468"/>
+        <location filename="../../attnviz/gallery.py" line="469"/>
         <source>Encoder–decoder vs decoder-only on the same sentence</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="669"/>
+        <location filename="../../attnviz/gallery.py" line="670"/>
         <source>Encoder–decoder vs decoder-only on the same sentence: cross-attention beside the decoder-only model's source view</source>
         <translation>同一句子上的编码器－解码器与仅解码器对比：编码器－解码器注意力与仅解码器模型的源视图并列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="283"/>
+        <location filename="../../attnviz/gallery.py" line="284"/>
         <source>encoding dimension</source>
         <translation>编码维度</translation>
     </message>
@@ -2524,7 +2539,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="351"/>
+        <location filename="../../attnviz/gallery.py" line="352"/>
         <source>entropy of the weights (nats)</source>
         <translation>权重的熵（奈特）</translation>
     </message>
@@ -2539,9 +2554,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>Epanechnikov</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="431"/>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>epoch</source>
         <translation>迭代周期</translation>
     </message>
@@ -2855,7 +2870,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
-        <location filename="../../attnviz/commands/patch.py" line="59"/>
+        <location filename="../../attnviz/commands/patch.py" line="60"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -2935,12 +2950,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="686"/>
+        <location filename="../../attnviz/gallery.py" line="688"/>
         <source>Full, sliding-window and bidirectional-window masks (Gemma 3's global and local layers, ModernBERT's local one): a window bounds what a layer reads, and its cost</source>
         <translation>完整掩码、滑动窗口掩码和双向窗口掩码（Gemma 3 的全局层与局部层、ModernBERT 的局部层）：窗口限定一层能读到的键，也限定其计算量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="188"/>
+        <location filename="../../attnviz/gallery.py" line="189"/>
         <source>Gaussian</source>
         <translation>高斯</translation>
     </message>
@@ -2955,7 +2970,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="95"/>
+        <location filename="../../attnviz/commands/patch.py" line="99"/>
         <source>give the pairs with --pairs FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --pairs FILE 给出最小对，或用 --task NAME 给出生成的任务（二者选一）</translation>
     </message>
@@ -2975,7 +2990,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="90"/>
+        <location filename="../../attnviz/modern_gallery.py" line="91"/>
         <source>global layer: every earlier key</source>
         <translation>全局层：之前的所有键</translation>
     </message>
@@ -3000,12 +3015,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>贪心</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="688"/>
+        <location filename="../../attnviz/gallery.py" line="690"/>
         <source>Grouped-query attention (Qwen3, Llama 3): query heads share key/value heads, so the cache of keys is smaller</source>
         <translation>分组查询注意力（Qwen3、Llama 3）：多个查询头共享键/值头，键的缓存因此更小</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="108"/>
+        <location filename="../../attnviz/modern_gallery.py" line="109"/>
         <source>Grouped-query attention: 4 query heads share 2 key/value heads (heads 1–2 read the same keys, 3–4 the other ones)</source>
         <translation>分组查询注意力：4 个查询头共享 2 个键/值头（第 1–2 个头读同一组键，第 3–4 个读另一组）</translation>
     </message>
@@ -3232,7 +3247,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缓存中：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="606"/>
+        <location filename="../../attnviz/gallery.py" line="607"/>
         <source>In the Head atlas, Map heads maps the shipped samples; its Distance by layer tab is this figure.</source>
         <translation>在头图谱中，“绘制头图谱”会映射自带的示例图像；其中的“逐层距离”标签页就是这张图。</translation>
     </message>
@@ -3257,7 +3272,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="54"/>
+        <location filename="../../attnviz/commands/patch.py" line="55"/>
         <source>instead of --pairs: generated pairs (gender, agreement, number for an English–French model; ioi for an English decoder-only folder)</source>
         <translation>代替 --pairs：生成的最小对（英法模型用 gender、agreement、number；英语仅解码器文件夹用 ioi）</translation>
     </message>
@@ -3389,12 +3404,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>核回归：查询 x（默认 2.5）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="191"/>
+        <location filename="../../attnviz/gallery.py" line="192"/>
         <source>Kernels K(u) as functions of the distance u = (x − xᵢ)/h</source>
         <translation>核 K(u) 作为距离 u = (x − xᵢ)/h 的函数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="638"/>
+        <location filename="../../attnviz/gallery.py" line="639"/>
         <source>Kernels side by side</source>
         <translation>各种核的并列对比</translation>
     </message>
@@ -3404,7 +3419,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>key width d</source>
         <translation>键的维度 d</translation>
     </message>
@@ -3446,7 +3461,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>键（输入词元）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="415"/>
+        <location filename="../../attnviz/gallery.py" line="416"/>
         <source>keys (source tokens)</source>
         <translation>键（源词元）</translation>
     </message>
@@ -3590,33 +3605,33 @@ Install them with:  sudo apt-get install {packages}
         <translation>已学会：留出集上的{score}连续 {count} 次评估都不低于 {level:g}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="681"/>
+        <location filename="../../attnviz/gallery.py" line="682"/>
         <source>Learning to copy (the diagonal): the map untrained, midway and trained</source>
         <translation>学习复制（对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="682"/>
+        <location filename="../../attnviz/gallery.py" line="683"/>
         <source>Learning to reverse (the anti-diagonal): the map untrained, midway and trained</source>
         <translation>学习反转（反对角线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="684"/>
+        <location filename="../../attnviz/gallery.py" line="685"/>
         <source>Learning to rewrite dates (crossing lines): the map untrained, midway and trained</source>
         <translation>学习改写日期（交叉的线）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="683"/>
+        <location filename="../../attnviz/gallery.py" line="684"/>
         <source>Learning to sort (a permutation): the map untrained, midway and trained</source>
         <translation>学习排序（一个置换）：未训练、训练中途和训练完成时的注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
-        <location filename="../../attnviz/gallery.py" line="696"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
+        <location filename="../../attnviz/gallery.py" line="698"/>
         <source>Learning-rate schedules</source>
         <translation>学习率调度</translation>
     </message>
@@ -3667,7 +3682,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>课堂视图按键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="135"/>
+        <location filename="../../attnviz/modern_gallery.py" line="136"/>
         <source>length of head 1's query</source>
         <translation>第 1 个头的查询长度</translation>
     </message>
@@ -3769,13 +3784,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>日志文件（默认：应用数据文件夹中的 attnviz.log）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="692"/>
+        <location filename="../../attnviz/gallery.py" line="694"/>
         <source>Logit soft-capping (Gemma 2): scores squashed by tanh so no key can take the whole row</source>
         <translation>对数几率软截顶（Gemma 2）：用 tanh 压缩评分，任何一个键都无法独占整行</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="77"/>
-        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
@@ -3790,17 +3805,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="258"/>
+        <location filename="../../attnviz/core/columns.py" line="259"/>
         <source>m_clean: logit(answer) − logit(alternative) on the clean input</source>
         <translation>m_clean：干净输入上的 logit(答案) − logit(备选)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="259"/>
+        <location filename="../../attnviz/core/columns.py" line="260"/>
         <source>m_corrupt: the same on the corrupt input</source>
         <translation>m_corrupt：损坏输入上的同一量</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="220"/>
+        <location filename="../../attnviz/commands/processes.py" line="221"/>
         <source>machine {node} was started with other options than machine 0 ({differences}): every machine runs the same command, only --node-rank differs</source>
         <translation>机器 {node} 启动时的选项与 0 号机器不同（{differences}）：每台机器运行同一条命令，只有 --node-rank 不同</translation>
     </message>
@@ -3868,22 +3883,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>评分 [2, 1, 0.5, 3, -1] 在有效长度 3 下的掩蔽 softmax 操作：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="232"/>
+        <location filename="../../attnviz/gallery.py" line="233"/>
         <source>Masked softmax with a valid length per query (2-D valid lengths)</source>
         <translation>每个查询各有一个有效长度的掩蔽 softmax 操作（二维有效长度）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="642"/>
+        <location filename="../../attnviz/gallery.py" line="643"/>
         <source>Masked softmax, a valid length per query</source>
         <translation>掩蔽 softmax 操作，每个查询一个有效长度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="641"/>
+        <location filename="../../attnviz/gallery.py" line="642"/>
         <source>Masked softmax, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作，有效长度为 2 和 3</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="221"/>
+        <location filename="../../attnviz/gallery.py" line="222"/>
         <source>Masked softmax: two sequences, valid lengths 2 and 3</source>
         <translation>掩蔽 softmax 操作：两个序列，有效长度为 2 和 3</translation>
     </message>
@@ -3904,12 +3919,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="677"/>
+        <location filename="../../attnviz/gallery.py" line="678"/>
         <source>Mean attention distance by depth (the ViT paper's Figure 7)</source>
         <translation>平均注意力距离随深度的变化（ViT 论文图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="532"/>
+        <location filename="../../attnviz/gallery.py" line="533"/>
         <source>Mean attention distance by depth, over the {count} sample images</source>
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
@@ -4078,12 +4093,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="575"/>
+        <location filename="../../attnviz/gallery.py" line="576"/>
         <source>midway: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="51"/>
+        <location filename="../../attnviz/commands/patch.py" line="52"/>
         <source>minimal pairs, one a line: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative; both sides must read as the same number of tokens</source>
         <translation>最小对，每行一对：干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选；两侧必须读作相同数量的词元</translation>
     </message>
@@ -4120,12 +4135,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>多头注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="650"/>
+        <location filename="../../attnviz/gallery.py" line="651"/>
         <source>Multi-head attention: every head of every layer</source>
         <translation>多头注意力：每一层的每一个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="444"/>
+        <location filename="../../attnviz/gallery.py" line="445"/>
         <source>Multi-head self-attention</source>
         <translation>多头自注意力</translation>
     </message>
@@ -4145,7 +4160,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Nadaraya-Watson 预测（{kernel} 核，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="623"/>
+        <location filename="../../attnviz/gallery.py" line="624"/>
         <source>Nadaraya–Watson: training data and the true function</source>
         <translation>Nadaraya-Watson：训练数据与真实函数</translation>
     </message>
@@ -4181,12 +4196,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>这一步下一个词元的概率</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="720"/>
+        <location filename="../../attnviz/gallery.py" line="733"/>
         <source>no book figure matches {only}; sections: {numbers} ({other_name}: {others}), paper; keys: {keys}</source>
         <translation>没有与 {only} 匹配的书中图表；节：{numbers}（{other_name}：{others}）、paper；标识：{keys}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="147"/>
+        <location filename="../../attnviz/modern_gallery.py" line="148"/>
         <source>no cap: s</source>
         <translation>不截顶：s</translation>
     </message>
@@ -4196,7 +4211,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="332"/>
+        <location filename="../../attnviz/core/columns.py" line="335"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -4247,7 +4262,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="141"/>
+        <location filename="../../attnviz/commands/patch.py" line="146"/>
         <source>no pair could be patched</source>
         <translation>没有一对可以修补</translation>
     </message>
@@ -4300,22 +4315,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>非参数（{kernel}，h = {bandwidth:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="141"/>
+        <location filename="../../attnviz/gallery.py" line="142"/>
         <source>Non-parametric attention pooling (Gaussian kernel, h = 1)</source>
         <translation>非参数注意力汇聚（高斯核，h = 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="628"/>
+        <location filename="../../attnviz/gallery.py" line="629"/>
         <source>Non-parametric attention pooling: prediction</source>
         <translation>非参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="630"/>
+        <location filename="../../attnviz/gallery.py" line="631"/>
         <source>Non-parametric attention pooling: weights</source>
         <translation>非参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="148"/>
+        <location filename="../../attnviz/gallery.py" line="149"/>
         <source>Non-parametric pooling weights (test × train, Gaussian, h = 1)</source>
         <translation>非参数汇聚的权重（测试 × 训练，高斯核，h = 1）</translation>
     </message>
@@ -4411,7 +4426,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>num_heads = {heads} 不能整除 num_hiddens = {width}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="299"/>
+        <location filename="../../attnviz/gallery.py" line="300"/>
         <source>number</source>
         <translation>数</translation>
     </message>
@@ -4452,8 +4467,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="236"/>
-        <source>one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit differences are within 0.001 moves nothing and is left out; `n/a`: no pair left)</source>
-        <translation>一个注意力头，其份额在各对上取平均（干净与损坏的 logit 差相差不到 0.001 的一对没有可移动的，被略去；`n/a`：没有剩下的对）</translation>
+        <source>one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit differences are within 0.001 moves nothing and is left out; `n/a`: no pair left; `not computed`: a measure --measures left out)</source>
+        <translation>一个注意力头，其份额在各对上取平均（干净与损坏的 logit 差相差不到 0.001 的一对没有可移动的，被略去；`n/a`：没有剩下的对；`not computed`：--measures 未包含的量）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="136"/>
@@ -4471,7 +4486,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一篇 {tokens:,} 个词元的文档单独就让 {device} 内存不足：请给出更短的文档</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="528"/>
+        <location filename="../../attnviz/gallery.py" line="529"/>
         <source>one head</source>
         <translation>一个头</translation>
     </message>
@@ -4506,7 +4521,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="285"/>
+        <location filename="../../attnviz/core/columns.py" line="288"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -4521,9 +4536,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="249"/>
-        <source>one pair and one head</source>
-        <translation>一对和一个头</translation>
+        <location filename="../../attnviz/core/columns.py" line="250"/>
+        <source>one pair and one head (`not computed`: a measure --measures left out)</source>
+        <translation>一对和一个头（`not computed`：--measures 未包含的量）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="118"/>
@@ -4531,9 +4546,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="276"/>
-        <source>one pair, one layer and one input position of the residual stream</source>
-        <translation>一对、一层和残差流中的一个输入位置</translation>
+        <location filename="../../attnviz/core/columns.py" line="278"/>
+        <source>one pair, one layer and one input position of the residual stream (written when --measures holds residual)</source>
+        <translation>一对、一层和残差流中的一个输入位置（仅当 --measures 包含 residual 时写出）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="171"/>
@@ -4541,7 +4556,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>剪枝曲线上的一个点（即 pruning.csv 的 BLEU，按图中所画）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="411"/>
+        <location filename="../../attnviz/gallery.py" line="412"/>
         <source>One query recomputed: cross-attention layer {layer} · head {head} · query {query!r} (largest difference {difference:.0e})</source>
         <translation>重算一个查询：编码器－解码器注意力，第 {layer} 层 · 第 {head} 个头 · 查询 {query!r}（最大差异 {difference:.0e}）</translation>
     </message>
@@ -4662,7 +4677,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>改为打开内置模型 {name}。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="360"/>
+        <location filename="../../attnviz/gallery.py" line="361"/>
         <source>Operations per layer as the sequence grows (d = 512; Table 1 of the paper)</source>
         <translation>每层运算量随序列增长的变化（d = 512；论文表 1）</translation>
     </message>
@@ -4753,7 +4768,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>论文 {where}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="319"/>
+        <location filename="../../attnviz/gallery.py" line="320"/>
         <source>paper: warm-up, then 1/√step (d_model 512, 4000 warm-up)</source>
         <translation>论文：先预热，再按 1/√step 衰减（d_model 512，预热 4000 步）</translation>
     </message>
@@ -4784,28 +4799,28 @@ Install them with:  sudo apt-get install {packages}
         <translation>带参数（w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="172"/>
+        <location filename="../../attnviz/gallery.py" line="173"/>
         <source>Parametric attention pooling (learned w = {w:.2f})</source>
         <translation>带参数注意力汇聚（学到的 w = {w:.2f}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="634"/>
+        <location filename="../../attnviz/gallery.py" line="635"/>
         <source>Parametric attention pooling: prediction</source>
         <translation>带参数注意力汇聚：预测</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="164"/>
-        <location filename="../../attnviz/gallery.py" line="632"/>
+        <location filename="../../attnviz/gallery.py" line="165"/>
+        <location filename="../../attnviz/gallery.py" line="633"/>
         <source>Parametric attention pooling: training loss</source>
         <translation>带参数注意力汇聚：训练损失</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="636"/>
+        <location filename="../../attnviz/gallery.py" line="637"/>
         <source>Parametric attention pooling: weights</source>
         <translation>带参数注意力汇聚：权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="181"/>
+        <location filename="../../attnviz/gallery.py" line="182"/>
         <source>Parametric pooling weights: sharper than the non-parametric ones</source>
         <translation>带参数汇聚的权重：比非参数汇聚的更集中</translation>
     </message>
@@ -4850,18 +4865,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块（二维）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="127"/>
+        <location filename="../../attnviz/commands/patch.py" line="132"/>
         <source>patching every head over {count:,} pairs</source>
         <translation>在 {count:,} 对上修补每个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/engine.py" line="121"/>
-        <location filename="../../attnviz/core/patching/engine.py" line="204"/>
+        <location filename="../../attnviz/core/patching/engine.py" line="171"/>
+        <location filename="../../attnviz/core/patching/engine.py" line="291"/>
         <source>patching reads each head's attention weights and values: this model's attention does not give them</source>
         <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="216"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="236"/>
         <source>patching reads minimal pairs of sentences: this model reads no sentence</source>
         <translation>修补读取句子的最小对：这个模型不读句子</translation>
     </message>
@@ -4892,7 +4907,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PDF，每步一页，旁边另存一个 GIF 动画 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="304"/>
+        <location filename="../../attnviz/gallery.py" line="305"/>
         <source>PE · PEᵀ: nearby positions have similar encodings</source>
         <translation>PE · PEᵀ：相近位置的编码彼此相似</translation>
     </message>
@@ -4997,32 +5012,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="541"/>
+        <location filename="../../attnviz/gallery.py" line="542"/>
         <source>Positional encoding of the shipped Transformer: {positions} positions × {dimensions} dimensions</source>
         <translation>内置 Transformer 的位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="659"/>
+        <location filename="../../attnviz/gallery.py" line="660"/>
         <source>Positional encoding of the trained Transformer</source>
         <translation>训练好的 Transformer 的位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="654"/>
+        <location filename="../../attnviz/gallery.py" line="655"/>
         <source>Positional encoding table</source>
         <translation>位置编码表</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="655"/>
+        <location filename="../../attnviz/gallery.py" line="656"/>
         <source>Positional encoding: dimensions 6–9</source>
         <translation>位置编码：第 6–9 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>Positional encoding: dimensions 6–9 over positions</source>
         <translation>位置编码：第 6–9 维随位置的变化</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="282"/>
+        <location filename="../../attnviz/gallery.py" line="283"/>
         <source>Positional encoding: {positions} positions × {dimensions} dimensions</source>
         <translation>位置编码：{positions} 个位置 × {dimensions} 维</translation>
     </message>
@@ -5048,8 +5063,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出 softmax 之前的评分而非权重</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="142"/>
-        <location filename="../../attnviz/gallery.py" line="173"/>
+        <location filename="../../attnviz/gallery.py" line="143"/>
+        <location filename="../../attnviz/gallery.py" line="174"/>
         <source>prediction</source>
         <translation>预测</translation>
     </message>
@@ -5171,24 +5186,24 @@ Install them with:  sudo apt-get install {packages}
         <translation>q = s_{t−1}，即解码器在这一步之前的隐状态</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="197"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="207"/>
         <source>q = W_q a + b_q  (GPT-2's c_attn, query part)</source>
         <translation>q = W_q a + b_q （GPT-2 的 c_attn 的查询部分）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="690"/>
+        <location filename="../../attnviz/gallery.py" line="692"/>
         <source>QK-norm (Qwen3, Gemma 3, OLMo 2): queries and keys normalised before RoPE keep scores bounded and training stable</source>
         <translation>QK 归一化（Qwen3、Gemma 3、OLMo 2）：在 RoPE 之前对查询和键做归一化，使评分有界、训练稳定</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="134"/>
+        <location filename="../../attnviz/modern_gallery.py" line="135"/>
         <source>QK-norm: every query (and key) rescaled to one length before RoPE, so no score can grow without bound</source>
         <translation>QK 归一化：每个查询（和键）在 RoPE 之前缩放到同一长度，评分因此不会无限增长</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="177"/>
         <location filename="../../attnviz/figures/spec.py" line="29"/>
-        <location filename="../../attnviz/gallery.py" line="491"/>
+        <location filename="../../attnviz/gallery.py" line="492"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -5228,7 +5243,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询、键和值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="262"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
         <source>query</source>
         <translation>查询</translation>
     </message>
@@ -5248,7 +5263,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 &lt;b&gt;{query}&lt;/b&gt; → 键 &lt;b&gt;{key}&lt;/b&gt;：{name} {value:.4f}{masked}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="105"/>
+        <location filename="../../attnviz/modern_gallery.py" line="106"/>
         <source>query head {head} · key/value head {group}</source>
         <translation>第 {head} 个查询头 · 第 {group} 个键/值头</translation>
     </message>
@@ -5263,8 +5278,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>查询 x = {x:.2f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="208"/>
-        <location filename="../../attnviz/gallery.py" line="208"/>
+        <location filename="../../attnviz/gallery.py" line="209"/>
+        <location filename="../../attnviz/gallery.py" line="209"/>
         <location filename="../../attnviz/gui/panels/computation.py" line="41"/>
         <source>query {n}</source>
         <translation>第 {n} 个查询</translation>
@@ -5341,7 +5356,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始重要性 E|∂L/∂ξ_h|（Michel 等 2019）：对（源，目标）句对取平均，每对的平均词元交叉熵对该头门控的梯度；使用 `--documents` 时为 `n/a`（不计算）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
         <source>raw score q·k / √d</source>
         <translation>原始评分 q·k / √d</translation>
     </message>
@@ -5402,7 +5417,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>记录注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="358"/>
+        <location filename="../../attnviz/gallery.py" line="359"/>
         <source>recurrent: n·d²</source>
         <translation>循环神经网络：n·d²</translation>
     </message>
@@ -5427,7 +5442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>渲染书中的注意力图表（d2l.ai、Transformer 论文）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="749"/>
+        <location filename="../../attnviz/gallery.py" line="762"/>
         <source>Rendered by &lt;code&gt;attnviz figures&lt;/code&gt; from attnviz's own code: the attention chapter of &lt;i&gt;Dive into Deep Learning&lt;/i&gt; and “Attention Is All You Need”. Sections are numbered as in {edition}; the number in {other} stands beside each (&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; numbers them that way).</source>
         <translation>由 &lt;code&gt;attnviz figures&lt;/code&gt; 用 attnviz 自己的代码绘制：&lt;i&gt;《动手学深度学习》&lt;/i&gt;的注意力机制一章与“Attention Is All You Need”。节号按 {edition} 编排；{other} 中的节号列在每节旁边（&lt;code&gt;attnviz figures --edition {other_key}&lt;/code&gt; 按该版本编号）。</translation>
     </message>
@@ -5495,12 +5510,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>圆环</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>RNN + additive attention</source>
         <translation>RNN + 加性注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="549"/>
+        <location filename="../../attnviz/gallery.py" line="550"/>
         <source>RNN + dot-product attention</source>
         <translation>RNN + 点积注意力</translation>
     </message>
@@ -5510,7 +5525,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="510"/>
+        <location filename="../../attnviz/gallery.py" line="511"/>
         <location filename="../../attnviz/gui/panels/explain.py" line="34"/>
         <source>rollout</source>
         <translation>注意力展开</translation>
@@ -5526,7 +5541,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力展开（不加残差）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="502"/>
+        <location filename="../../attnviz/gallery.py" line="503"/>
         <source>rollout after layer {layer}</source>
         <translation>第 {layer} 层后的注意力展开</translation>
     </message>
@@ -5561,7 +5576,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>RoPE 基数 {base:,.0f}，{scaling} 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="274"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="284"/>
         <source>RoPE_m({projection}), m = {row}: rotated by its position (base {base:,.0f})</source>
         <translation>RoPE_m({projection})，m = {row}：按其位置旋转（基数 {base:,.0f}）</translation>
     </message>
@@ -5571,7 +5586,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>旋转（RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>row (position)</source>
         <translation>行（位置）</translation>
     </message>
@@ -5596,7 +5611,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缩小文字(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="307"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="317"/>
         <source>s_j = q·k_j + b(j − {row}): T5's learned bias for each relative distance, no 1/√d</source>
         <translation>s_j = q·k_j + b(j − {row})：T5 为每个相对距离学习的偏置，不除以 √d</translation>
     </message>
@@ -5646,12 +5661,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在保存 {name}…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="645"/>
+        <location filename="../../attnviz/gallery.py" line="646"/>
         <source>Scaled dot-product attention on the toy example</source>
         <translation>小例子上的缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="273"/>
+        <location filename="../../attnviz/gallery.py" line="274"/>
         <source>Scaled dot-product attention on the toy: weights 1/2 and 1/6</source>
         <translation>小例子上的缩放点积注意力：权重为 1/2 和 1/6</translation>
     </message>
@@ -5700,7 +5715,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>只在训练时从 --data 留出的验证集上评分（按检查点中保存的选项重建）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="150"/>
+        <location filename="../../attnviz/modern_gallery.py" line="151"/>
         <source>score the softmax reads</source>
         <translation>softmax 读到的评分</translation>
     </message>
@@ -5783,7 +5798,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>自注意力和位置编码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="357"/>
+        <location filename="../../attnviz/gallery.py" line="358"/>
         <source>self-attention: n²·d</source>
         <translation>自注意力：n²·d</translation>
     </message>
@@ -5818,13 +5833,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（每行一个）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="361"/>
+        <location filename="../../attnviz/gallery.py" line="362"/>
         <source>sequence length n</source>
         <translation>序列长度 n</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="212"/>
-        <location filename="../../attnviz/gallery.py" line="212"/>
+        <location filename="../../attnviz/gallery.py" line="213"/>
+        <location filename="../../attnviz/gallery.py" line="213"/>
         <source>sequence {n}</source>
         <translation>序列 {n}</translation>
     </message>
@@ -6045,7 +6060,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>滑动窗口 {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="92"/>
+        <location filename="../../attnviz/modern_gallery.py" line="93"/>
         <source>sliding window {window}: the last {window} keys</source>
         <translation>滑动窗口 {window}：最近的 {window} 个键</translation>
     </message>
@@ -6070,17 +6085,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>运动鞋</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="149"/>
+        <location filename="../../attnviz/modern_gallery.py" line="150"/>
         <source>Soft-capping: a score s becomes {cap:g}·tanh(s / {cap:g}), never beyond ±{cap:g}</source>
         <translation>软截顶：评分 s 变为 {cap:g}·tanh(s / {cap:g})，绝不超出 ±{cap:g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="347"/>
+        <location filename="../../attnviz/gallery.py" line="348"/>
         <source>softmax entropy, q·k</source>
         <translation>softmax 的熵，q·k</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="348"/>
+        <location filename="../../attnviz/gallery.py" line="349"/>
         <source>softmax entropy, q·k / √d</source>
         <translation>softmax 的熵，q·k / √d</translation>
     </message>
@@ -6462,8 +6477,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>测试 x（查询）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="150"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="151"/>
+        <location filename="../../attnviz/gallery.py" line="184"/>
         <source>test x (sorted)</source>
         <translation>测试 x（已排序）</translation>
     </message>
@@ -6488,12 +6503,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="243"/>
+        <location filename="../../attnviz/core/columns.py" line="244"/>
         <source>the 2.5th percentile of the mean over 1,000 bootstrap resamples of the pairs</source>
         <translation>对各对做 1,000 次自助重抽样所得均值的第 2.5 百分位数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="245"/>
+        <location filename="../../attnviz/core/columns.py" line="246"/>
         <source>the 97.5th percentile of the same resampled means</source>
         <translation>同一批重抽样均值的第 97.5 百分位数</translation>
     </message>
@@ -6523,7 +6538,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>Bahdanau 注意力机制</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="202"/>
+        <location filename="../../attnviz/gallery.py" line="203"/>
         <source>The bandwidth h: Gaussian pooling weights (test × train)</source>
         <translation>带宽 h：高斯核汇聚的权重（测试 × 训练）</translation>
     </message>
@@ -6544,12 +6559,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="278"/>
+        <location filename="../../attnviz/core/columns.py" line="281"/>
         <source>the block, from 1, whose output is patched (a Transformer's encoder; the one stack of the other models)</source>
         <translation>其输出被修补的块，从 1 起（Transformer 的编码器；其他模型的唯一一叠）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="748"/>
+        <location filename="../../attnviz/gallery.py" line="761"/>
         <source>The book's attention figures</source>
         <translation>书中的注意力图表</translation>
     </message>
@@ -6574,17 +6589,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="252"/>
+        <location filename="../../attnviz/core/columns.py" line="253"/>
         <source>the clean input</source>
         <translation>干净输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="281"/>
+        <location filename="../../attnviz/core/columns.py" line="284"/>
         <source>the clean input token at that position</source>
         <translation>干净输入在该位置的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="253"/>
+        <location filename="../../attnviz/core/columns.py" line="254"/>
         <source>the corrupt input</source>
         <translation>损坏输入</translation>
     </message>
@@ -6624,7 +6639,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>你所读的《动手学深度学习》版本：显示的是该版本的节号（另一版本的节号列在旁边）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="639"/>
+        <location filename="../../attnviz/gallery.py" line="640"/>
         <source>The effect of the bandwidth</source>
         <translation>带宽的影响</translation>
     </message>
@@ -6726,22 +6741,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="274"/>
+        <location filename="../../attnviz/core/columns.py" line="276"/>
         <source>the head's mean attention entropy (nats)</source>
         <translation>该头的平均注意力熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="246"/>
+        <location filename="../../attnviz/core/columns.py" line="247"/>
         <source>the head's mean attention entropy in the corrupt run, −Σ w ln w over a row, in nats (near 0: a saturated softmax, where attribution patching fails)</source>
         <translation>该头在损坏运行中的平均注意力熵，每行 −Σ w ln w，单位奈特（接近 0：softmax 饱和，归因修补在此失效）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="264"/>
+        <location filename="../../attnviz/core/columns.py" line="265"/>
         <source>the head's mean attention entropy in this pair's corrupt run (nats)</source>
         <translation>该头在这一对的损坏运行中的平均注意力熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="271"/>
+        <location filename="../../attnviz/core/columns.py" line="273"/>
         <source>the head's mean share restored by patching</source>
         <translation>该头经修补恢复的平均份额</translation>
     </message>
@@ -6751,13 +6766,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="262"/>
-        <location filename="../../attnviz/core/columns.py" line="270"/>
+        <location filename="../../attnviz/core/columns.py" line="263"/>
+        <location filename="../../attnviz/core/columns.py" line="272"/>
         <source>the head, from 1</source>
         <translation>头，从 1 起</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="604"/>
+        <location filename="../../attnviz/gallery.py" line="605"/>
         <source>The Image dock shows one layer at a time: change its layer, or Show ▸ rollout.</source>
         <translation>图像面板一次显示一层：可换层，或在“显示”中选择注意力展开。</translation>
     </message>
@@ -6787,7 +6802,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="280"/>
+        <location filename="../../attnviz/core/columns.py" line="283"/>
         <source>the input position, from 1</source>
         <translation>输入位置，从 1 起</translation>
     </message>
@@ -6827,8 +6842,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="260"/>
-        <location filename="../../attnviz/core/columns.py" line="268"/>
+        <location filename="../../attnviz/core/columns.py" line="261"/>
+        <location filename="../../attnviz/core/columns.py" line="270"/>
         <source>the kind, as in patching.csv</source>
         <translation>注意力种类，同 patching.csv</translation>
     </message>
@@ -6843,7 +6858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的层（展开与流计算到这一层为止）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="529"/>
+        <location filename="../../attnviz/gallery.py" line="530"/>
         <source>the layer's mean</source>
         <translation>该层平均</translation>
     </message>
@@ -6882,7 +6897,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="287"/>
+        <location filename="../../attnviz/core/columns.py" line="290"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -6977,7 +6992,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>模型自己的名称：{name}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="148"/>
+        <location filename="../../attnviz/modern_gallery.py" line="149"/>
         <source>the model's scores</source>
         <translation>模型的评分</translation>
     </message>
@@ -6997,17 +7012,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="251"/>
+        <location filename="../../attnviz/core/columns.py" line="252"/>
         <source>the pair's line in --pairs (`generated` for --task)</source>
         <translation>该对在 --pairs 中的行（--task 时为 `generated`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="277"/>
+        <location filename="../../attnviz/core/columns.py" line="280"/>
         <source>the pair, from 1, as in pairs.csv</source>
         <translation>该对，从 1 起，同 pairs.csv</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="250"/>
+        <location filename="../../attnviz/core/columns.py" line="251"/>
         <source>the pair, from 1, in the order patched</source>
         <translation>该对，从 1 起，按修补顺序</translation>
     </message>
@@ -7098,7 +7113,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>参与平均的查询行：该区间内能看到此类键的行，遍及所有文档或解码出的句子（`attnviz explain`：每个被解释的步骤一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="652"/>
+        <location filename="../../attnviz/gallery.py" line="653"/>
         <source>The Q·K·V computation of one query, with the trained model's numbers</source>
         <translation>一个查询的 Q·K·V 计算过程，使用训练好的模型的数值</translation>
     </message>
@@ -7108,7 +7123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最常成为行最大值的相对位置 键 − 查询（−4 … +4）（cross：键 − 目标位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="214"/>
+        <location filename="../../attnviz/commands/processes.py" line="215"/>
         <source>the rendezvous holds no options of machine 0 ({error}): is it attnviz's?</source>
         <translation>会合点没有 0 号机器的选项（{error}）：它是 attnviz 的吗？</translation>
     </message>
@@ -7218,7 +7233,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="282"/>
+        <location filename="../../attnviz/core/columns.py" line="285"/>
         <source>the share of the logit difference restored when that block's output at that position comes from the clean run into the corrupt one</source>
         <translation>该块在该位置的输出从干净运行放入损坏运行时恢复的 logit 差份额</translation>
     </message>
@@ -7278,12 +7293,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 的第三四分位数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="254"/>
+        <location filename="../../attnviz/core/columns.py" line="255"/>
         <source>the token whose logit the metric adds</source>
         <translation>指标加上其 logit 的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="255"/>
+        <location filename="../../attnviz/core/columns.py" line="256"/>
         <source>the token whose logit the metric subtracts</source>
         <translation>指标减去其 logit 的词元</translation>
     </message>
@@ -7383,12 +7398,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>宽度（{width}）必须是头数（{heads}）的倍数。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="602"/>
+        <location filename="../../attnviz/gallery.py" line="603"/>
         <source>The window shows one head at a time: the figure averages the heads.</source>
         <translation>窗口一次显示一个头：这张图是各头的平均。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="610"/>
+        <location filename="../../attnviz/gallery.py" line="611"/>
         <source>The window shows the h = 0.1 panel; change the bandwidth there to see the others.</source>
         <translation>窗口中显示的是 h = 0.1 的面板；在那里更改带宽即可看到其他面板。</translation>
     </message>
@@ -7698,7 +7713,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在正确对齐已知的生成任务上训练，并记录训练历史（默认：无，在 --data 上训练；见用户指南“Watch it learn”；{learns}）；mlm：在 --data 英语部分的被遮蔽词上训练仅编码器模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="576"/>
+        <location filename="../../attnviz/gallery.py" line="577"/>
         <source>trained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>训练完成：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -7708,7 +7723,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="128"/>
+        <location filename="../../attnviz/gallery.py" line="129"/>
         <source>Training data and the true function</source>
         <translation>训练数据与真实函数</translation>
     </message>
@@ -7740,8 +7755,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/training.py" line="76"/>
-        <location filename="../../attnviz/gallery.py" line="163"/>
-        <location filename="../../attnviz/gallery.py" line="425"/>
+        <location filename="../../attnviz/gallery.py" line="164"/>
+        <location filename="../../attnviz/gallery.py" line="426"/>
         <source>training loss</source>
         <translation>训练损失</translation>
     </message>
@@ -7752,7 +7767,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="153"/>
-        <location filename="../../attnviz/gallery.py" line="122"/>
+        <location filename="../../attnviz/gallery.py" line="123"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="69"/>
         <source>training points</source>
         <translation>训练样本</translation>
@@ -7763,7 +7778,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练已继续。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="321"/>
+        <location filename="../../attnviz/gallery.py" line="322"/>
         <source>training step</source>
         <translation>训练步数</translation>
     </message>
@@ -7789,8 +7804,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练 x（键）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="150"/>
-        <location filename="../../attnviz/gallery.py" line="183"/>
+        <location filename="../../attnviz/gallery.py" line="151"/>
+        <location filename="../../attnviz/gallery.py" line="184"/>
         <source>training x (sorted)</source>
         <translation>训练 x（已排序）</translation>
     </message>
@@ -7815,12 +7830,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="663"/>
+        <location filename="../../attnviz/gallery.py" line="664"/>
         <source>Transformer decoder self-attention (causal: masked cells marked)</source>
         <translation>Transformer 解码器自注意力（因果掩蔽：被掩蔽的单元格已标出）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="661"/>
+        <location filename="../../attnviz/gallery.py" line="662"/>
         <source>Transformer encoder self-attention, layer × head</source>
         <translation>Transformer 编码器自注意力，层 × 头</translation>
     </message>
@@ -7830,12 +7845,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>Transformer 编码器－解码器</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="666"/>
+        <location filename="../../attnviz/gallery.py" line="667"/>
         <source>Transformer encoder–decoder attention</source>
         <translation>Transformer 编码器－解码器注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="668"/>
+        <location filename="../../attnviz/gallery.py" line="669"/>
         <source>Transformer: training curve</source>
         <translation>Transformer：训练曲线</translation>
     </message>
@@ -7882,7 +7897,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/panels.py" line="154"/>
-        <location filename="../../attnviz/gallery.py" line="123"/>
+        <location filename="../../attnviz/gallery.py" line="124"/>
         <location filename="../../attnviz/gui/panels/kernel.py" line="70"/>
         <source>true f(x) = 2 sin x + x^0.8</source>
         <translation>真实函数 f(x) = 2 sin x + x^0.8</translation>
@@ -7938,7 +7953,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>意外错误：{kind}：{error}。attnviz 仍在运行。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="349"/>
+        <location filename="../../attnviz/gallery.py" line="350"/>
         <source>uniform over 10 keys (log 10)</source>
         <translation>10 个键上的均匀分布（log 10）</translation>
     </message>
@@ -7989,7 +8004,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法识别的参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="574"/>
+        <location filename="../../attnviz/gallery.py" line="575"/>
         <source>untrained: step {step:,} · agreement {agreement:.0f} %</source>
         <translation>未训练：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
@@ -8009,7 +8024,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用前 N 个不同的源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="57"/>
+        <location filename="../../attnviz/commands/patch.py" line="58"/>
         <source>use the first N pairs</source>
         <translation>使用前 N 对</translation>
     </message>
@@ -8020,9 +8035,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {length}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="219"/>
-        <location filename="../../attnviz/gallery.py" line="262"/>
-        <location filename="../../attnviz/gallery.py" line="264"/>
+        <location filename="../../attnviz/gallery.py" line="220"/>
+        <location filename="../../attnviz/gallery.py" line="263"/>
+        <location filename="../../attnviz/gallery.py" line="265"/>
         <source>valid length {n}</source>
         <translation>有效长度 {n}</translation>
     </message>
@@ -8037,18 +8052,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>有效长度 {valid}（共 {width}）：键 {first}–{last} 为 &lt;pad&gt;，在 softmax 之前被掩蔽（权重恰为 0，灰色）。数值与单独解码时相同。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="230"/>
+        <location filename="../../attnviz/gallery.py" line="231"/>
         <source>valid lengths {lengths}</source>
         <translation>有效长度 {lengths}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="432"/>
-        <location filename="../../attnviz/gallery.py" line="430"/>
+        <location filename="../../attnviz/gallery.py" line="433"/>
+        <location filename="../../attnviz/gallery.py" line="431"/>
         <source>validation BLEU</source>
         <translation>验证集 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="291"/>
+        <location filename="../../attnviz/gallery.py" line="292"/>
         <source>value</source>
         <translation>值</translation>
     </message>
@@ -8063,7 +8078,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>视觉 Transformer（ViT），根据图像块对图像分类</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="490"/>
+        <location filename="../../attnviz/gallery.py" line="491"/>
         <source>ViT layer 1 self-attention over [CLS] and the 7 × 7 patches of {image} (heads averaged)</source>
         <translation>ViT 第 1 层在 [CLS] 和 {image} 的 7 × 7 个图块上的自注意力（各头平均）</translation>
     </message>
@@ -8111,8 +8126,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重 {value:.4f}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="202"/>
-        <location filename="../../attnviz/gallery.py" line="264"/>
+        <location filename="../../attnviz/gallery.py" line="203"/>
+        <location filename="../../attnviz/gallery.py" line="265"/>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -8142,27 +8157,32 @@ Install them with:  sudo apt-get install {packages}
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="64"/>
+        <source>what to compute, comma-separated: denoise, noise, pattern, values, atp, residual (default: all); each costs its own passes, so denoise alone is the quickest</source>
+        <translation>要计算的量，以逗号分隔：denoise、noise、pattern、values、atp、residual（默认：全部）；每一种都有自己的前向传播开销，所以只算 denoise 最快</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="44"/>
         <source>Which attention of the chosen sentence to show</source>
         <translation>显示所选句子的哪种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="46"/>
+        <location filename="../../attnviz/commands/patch.py" line="47"/>
         <source>which heads carry a behaviour: patching every head over minimal pairs, with attribution patching beside it</source>
         <translation>哪些头承载一种行为：在最小对上修补每个头，并附上归因修补</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="96"/>
+        <location filename="../../attnviz/modern_gallery.py" line="97"/>
         <source>Which keys a query may read: full, sliding window, bidirectional window</source>
         <translation>查询能读到哪些键：完整、滑动窗口、双向窗口</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="697"/>
+        <location filename="../../attnviz/gallery.py" line="699"/>
         <source>Why dot products are scaled by √d</source>
         <translation>为什么点积要除以 √d</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="350"/>
+        <location filename="../../attnviz/gallery.py" line="351"/>
         <source>Why scale by √d: unscaled scores saturate the softmax as d grows</source>
         <translation>为何除以 √d：不缩放时，随着 d 增大评分会使 softmax 饱和</translation>
     </message>
@@ -8269,9 +8289,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="159"/>
-        <source>wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s; most restored by {head}: {share:.2f} [{low:.2f}, {high:.2f}]; Kendall τ of attribution patching against patching {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</source>
-        <translation>已将 {count} 个文件写入 {out}：{heads} 个头、{pairs:,} 对，用时 {seconds:.0f} 秒；恢复最多的是 {head}：{share:.2f} [{low:.2f}, {high:.2f}]；归因修补与修补的 Kendall τ 为 {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</translation>
+        <location filename="../../attnviz/commands/patch.py" line="166"/>
+        <source>wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s</source>
+        <translation>已将 {count} 个文件写入 {out}：{heads} 个头、{pairs:,} 对，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="360"/>
@@ -8394,7 +8414,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{axis} {first:,}–{last:,}（共 {count:,}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="146"/>
+        <location filename="../../attnviz/modern_gallery.py" line="147"/>
         <source>{cap:g}·tanh(s / {cap:g})</source>
         <translation>{cap:g}·tanh(s / {cap:g})</translation>
     </message>
@@ -8466,7 +8486,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="138"/>
+        <location filename="../../attnviz/commands/patch.py" line="143"/>
         <source>{count:,} of {total:,} pairs were left out: the model gives them no step to read</source>
         <translation>{total:,} 对中有 {count:,} 对被略去：模型没有给它们可读取的步骤</translation>
     </message>
@@ -8723,12 +8743,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>{layer} · {head} · 查询 {query} → 键 {key}：{value}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="587"/>
+        <location filename="../../attnviz/gallery.py" line="588"/>
         <source>{learner} learning to {task}: its attention finds {alignment}</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="586"/>
+        <location filename="../../attnviz/gallery.py" line="587"/>
         <source>{learner} learning to {task}: its attention finds {alignment} (its best-aligned head: {head})</source>
         <translation>{learner} 学习{task}：其注意力找到了{alignment}（对齐最好的头：{head}）</translation>
     </message>
@@ -8812,7 +8832,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：归因修补对比修补，Kendall τ {tau:.2f} [{low:.2f}, {high:.2f}]</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="431"/>
+        <location filename="../../attnviz/gallery.py" line="432"/>
         <source>{model}: BLEU per epoch (no loss was recorded)</source>
         <translation>{model}：每个迭代周期的 BLEU（未记录损失）</translation>
     </message>
@@ -8857,7 +8877,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：在 {task} 上训练（{count} 个快照；{why}）；可拖动下方的历史回看。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="426"/>
+        <location filename="../../attnviz/gallery.py" line="427"/>
         <source>{model}: training loss per epoch</source>
         <translation>{model}：每个迭代周期的训练损失</translation>
     </message>
@@ -9114,7 +9134,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{option} 用于设置核回归视图；{checkpoint} 是 {kind} 模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="202"/>
+        <location filename="../../attnviz/commands/processes.py" line="203"/>
         <source>{option} {here} on machine {node}, {there} on machine 0</source>
         <translation>{option} 在机器 {node} 上为 {here}，在 0 号机器上为 {there}</translation>
     </message>
@@ -9174,7 +9194,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法打开 {path}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/processes.py" line="304"/>
+        <location filename="../../attnviz/commands/processes.py" line="305"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="59"/>
         <location filename="../../attnviz/core/heads/corpus.py" line="82"/>
         <source>{path} cannot be read: {reason}</source>
@@ -10033,7 +10053,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>本机启动了 {processes} 个进程，但只有 {cores} 个 CPU 核心：进程多于核心只会互相等待；最多启动 {cores} 个（--nproc-per-node、--processes）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="278"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="288"/>
         <source>{projection}: this layer adds no positions (no RoPE)</source>
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
@@ -10048,7 +10068,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{scale} · 最大 {largest:.3g} = 均匀分布（1/{count:,}）的 {times:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/hf/chains.py" line="286"/>
+        <location filename="../../attnviz/core/hf/chains.py" line="296"/>
         <source>{score}, capped: s_j ← {cap:g}·tanh(s_j / {cap:g})</source>
         <translation>{score}，再截顶：s_j ← {cap:g}·tanh(s_j / {cap:g})</translation>
     </message>
@@ -10202,7 +10222,7 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="196"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="212"/>
         <source>{where}both sides need one {mask} at the same place: the answers are read there</source>
         <translation>{where}两侧都需要在同一位置有一个 {mask}：答案在那里读取</translation>
     </message>
@@ -10212,12 +10232,12 @@ Open the session with that checkpoint?</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="83"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="92"/>
         <source>{where}the clean side reads as {clean} tokens and the corrupt side as {corrupt}: a pair's two sides must read as the same number of tokens (attnviz does not align them)</source>
         <translation>{where}干净一侧读作 {clean} 个词元，损坏一侧读作 {corrupt} 个：一对的两侧必须读作相同数量的词元（attnviz 不对齐它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="127"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="136"/>
         <source>{where}the model translates both sides alike ({translation!r}) and never writes {answer!r}: there is no step to read</source>
         <translation>{where}模型把两侧译得一样（{translation!r}），且从不写出 {answer!r}：没有可读取的步骤</translation>
     </message>
@@ -10227,12 +10247,12 @@ Open the session with that checkpoint?</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="153"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="162"/>
         <source>{where}{word!r} is more than one token of this model's tokenizer</source>
         <translation>{where}{word!r} 在这个模型的分词器中不止一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="100"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="109"/>
         <source>{where}{word!r} is not one token of the model's output vocabulary</source>
         <translation>{where}{word!r} 不是模型输出词表中的一个词元</translation>
     </message>
@@ -10247,7 +10267,7 @@ Open the session with that checkpoint?</source>
         <translation>|j − {row}| ≤ {window}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>α = softmax(q·k_j / √d), by hand</source>
         <translation>α = softmax(q·k_j / √d)，手工计算</translation>
     </message>
@@ -10277,7 +10297,7 @@ Open the session with that checkpoint?</source>
         <translation>α = softmax(s)，在可见的键上（填充掩码：j &lt; {length}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gallery.py" line="414"/>
+        <location filename="../../attnviz/gallery.py" line="415"/>
         <source>α, the model's own</source>
         <translation>α，模型自身的输出</translation>
     </message>
@@ -10292,12 +10312,12 @@ Open the session with that checkpoint?</source>
         <translation>θ_i：第 i 对维度每个位置转过的角度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="133"/>
+        <location filename="../../attnviz/modern_gallery.py" line="134"/>
         <source>‖q‖ after RMSNorm</source>
         <translation>RMSNorm 之后的 ‖q‖</translation>
     </message>
     <message>
-        <location filename="../../attnviz/modern_gallery.py" line="132"/>
+        <location filename="../../attnviz/modern_gallery.py" line="133"/>
         <source>‖q‖ before the norm</source>
         <translation>归一化之前的 ‖q‖</translation>
     </message>
