@@ -1,17 +1,25 @@
 """attnviz's head patching against TransformerLens's ``get_act_patch_attn_head_out_all_pos`` on the same random
 GPT-2-small-shaped weights (12 layers × 12 heads, width 768, 50,257 outputs): the same values, and the time of each.
 
-    .venv/bin/python bench/patch_vs_transformerlens.py [--pairs 100] [--quick]
+    .venv/bin/python bench/patch_vs_transformerlens.py [--pairs 100] [--all-pairs N] [--threads 2] [--quick]
 
-attnviz's row is one ``Patcher`` over the pairs: for every pair, every head's denoising, noising, pattern-only and
-values-only patch (one batched pass per layer), the attribution estimate (one forward and one backward pass) and the
-residual grid — more than TransformerLens's one measure. TransformerLens's row is
-``get_act_patch_attn_head_out_all_pos`` on all pairs at once (its metric: the pairs' mean logit difference), one
-forward pass per head. Its values are compared with the pairs' mean of attnviz's ``denoise`` metric, head by head.
+Three rows, one run, the same pairs (7 tokens each), ``torch.set_num_threads(--threads)`` for all:
+
+- attnviz ``--measures denoise``: :func:`~attnviz.core.patching.corpus.patch_corpus` over the pairs (groups of 16,
+  batched passes, the blocks below the patched layer replayed), every head's denoising patch — TransformerLens's one
+  measure;
+- attnviz with every measure (denoise, noise, pattern, values, atp and the residual grid) over the first
+  ``--all-pairs`` pairs (default: all of them; each is about five times the work of denoising alone);
+- TransformerLens: ``get_act_patch_attn_head_out_all_pos`` on all pairs at once (its metric: the pairs' mean logit
+  difference), one forward pass per head. Its values are compared with the pairs' mean of attnviz's ``denoise``
+  metric, head by head.
+
+Each row prints its seconds, seconds per pair, TransformerLens's seconds per pair over its own (above 1: faster than
+TransformerLens) and the 1-minute load average when it started and ended (the machine is shared).
 TransformerLens is never a dependency of attnviz: the comparison runs where ``transformer_lens`` imports (a separate
 venv that also sees attnviz's packages, e.g. ``python -m venv /work/tlvenv`` and ``pip install transformer_lens``),
-and otherwise attnviz's row alone is printed.
---quick: a two-layer width-32 folder and 4 pairs (the smoke test's run). Threads: 1 (``torch.set_num_threads``).
+and otherwise attnviz's rows alone are printed.
+--quick: a two-layer width-32 folder and 4 pairs (the smoke test's run).
 """
 
 from __future__ import annotations
@@ -64,6 +72,8 @@ def pair_texts(count: int) -> list[tuple[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=100)
+    parser.add_argument("--all-pairs", type=int, help="pairs for the every-measure row (default: --pairs)")
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     os.environ["HF_HUB_OFFLINE"] = "1"
@@ -71,37 +81,51 @@ def main() -> int:
     import torch
 
     from attnviz.core.checkpoints.checkpoint import load_checkpoint
-    from attnviz.core.patching.engine import Patcher
+    from attnviz.core.patching.corpus import patch_corpus
+    from attnviz.core.patching.engine import CHOICES
     from attnviz.core.patching.pairs import MinimalPair
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     count = 4 if args.quick else args.pairs
+    every = min(count, args.all_pairs or count)
     texts = pair_texts(count)
+    rows: list[tuple[str, int, str, float, tuple[float, float], str]] = []
+
+    def load() -> float:
+        return os.getloadavg()[0]
+
     with tempfile.TemporaryDirectory() as tmp:
         lines = [t for pair in texts for t in pair] + [f"the {n} is {a} ." for n in NOUNS for a in ADJECTIVES]
         folder = make_folder("quick" if args.quick else "gpt2", Path(tmp) / "gpt2", lines)
         loaded = load_checkpoint(folder)
         pairs = [MinimalPair(clean, corrupt, "big", "small", n + 1) for n, (clean, corrupt) in enumerate(texts)]
-        started = time.perf_counter()
-        with Patcher(loaded) as patcher:
-            prepared = patcher.reader.prepare(pairs)
-            results = [patcher.patch_pair(p) for p in prepared]
-        ours_s = time.perf_counter() - started
-        kind = patcher.layout.kinds[0]
-        ours = np.mean([r.metrics["denoise"][kind.kind] for r in results], axis=0)  # (L, H)
-        print("| implementation | heads | pairs | what | seconds | max abs difference from attnviz |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        begun, started = load(), time.perf_counter()
+        denoised = patch_corpus(loaded, pairs, measures=("denoise",))
+        rows.append(("attnviz patch --measures denoise", len(denoised.results), "denoise",
+                     time.perf_counter() - started, (begun, load()), "0"))
+        kind = denoised.layout.kinds[0]
+        ours = np.mean([r.metrics["denoise"][kind.kind] for r in denoised.results], axis=0)  # (L, H)
+        begun, started = load(), time.perf_counter()
+        whole = patch_corpus(loaded, pairs[:every], measures=CHOICES)
+        seconds = time.perf_counter() - started
+        same = np.mean([r.metrics["denoise"][kind.kind] for r in whole.results], axis=0)
+        mine = np.mean([r.metrics["denoise"][kind.kind] for r in denoised.results[:every]], axis=0)
+        rows.append(("attnviz patch (every measure)", len(whole.results), ", ".join(CHOICES), seconds,
+                     (begun, load()), f"{float(np.abs(same - mine).max()):.2e}"))
         heads = kind.layers * kind.heads
-        print(f"| attnviz Patcher | {heads} | {len(results)} | denoise, noise, pattern, values, atp, residual | "
-              f"{ours_s:.1f} | 0 |")
         try:
             from transformer_lens import patching
             from transformer_lens.model_bridge import TransformerBridge
         except ImportError as error:
-            print(f"(TransformerLens not importable here: {error}; attnviz's row alone)")
+            _table(rows, heads, None)
+            print(f"(TransformerLens not importable here: {error}; attnviz's rows alone)")
             return 0
         import transformers
 
+        from attnviz.core.patching.engine import Patcher
+
+        with Patcher(loaded) as patcher:
+            prepared = patcher.reader.prepare(pairs)
         hf = transformers.AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager").eval()
         tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
         bridge = TransformerBridge.boot_transformers(str(folder), hf_model=hf, tokenizer=tokenizer, device="cpu")
@@ -112,15 +136,29 @@ def main() -> int:
         def metric(logits: torch.Tensor) -> torch.Tensor:
             return (logits[:, -1, answer] - logits[:, -1, alternative]).mean()
 
-        started = time.perf_counter()
+        begun, started = load(), time.perf_counter()
         with torch.no_grad():
             _, cache = bridge.run_with_cache(clean)
             theirs = patching.get_act_patch_attn_head_out_all_pos(bridge, corrupt, cache, metric)
         theirs_s = time.perf_counter() - started
         difference = float(np.abs(theirs.double().numpy() - ours).max())
-        print(f"| TransformerLens get_act_patch_attn_head_out_all_pos | {heads} | {len(results)} | denoise | "
-              f"{theirs_s:.1f} | {difference:.2e} |")
+        rows.append(("TransformerLens get_act_patch_attn_head_out_all_pos", len(prepared), "denoise", theirs_s,
+                     (begun, load()), f"{difference:.2e}"))
+        _table(rows, heads, theirs_s / len(prepared))
     return 0
+
+
+def _table(rows: list[tuple[str, int, str, float, tuple[float, float], str]], heads: int,
+           theirs_per_pair: float | None) -> None:
+    """The rows as a Markdown table; ``theirs_per_pair``: TransformerLens's seconds per pair (None: not run)."""
+    print(f"torch threads: {__import__('torch').get_num_threads()}")
+    print("| implementation | heads | pairs | what | seconds | s per pair | TransformerLens's s per pair over this "
+          "row's | load at start → end | max abs difference from attnviz denoise |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, pairs, what, seconds, (begun, ended), difference in rows:
+        ratio = f"{theirs_per_pair / (seconds / pairs):.2f}" if theirs_per_pair is not None else "n/a"
+        print(f"| {name} | {heads} | {pairs} | {what} | {seconds:.1f} | {seconds / pairs:.2f} | {ratio} | "
+              f"{begun:.1f} → {ended:.1f} | {difference} |")
 
 
 if __name__ == "__main__":
