@@ -14,8 +14,10 @@ Three rows, one run, the same pairs (7 tokens each), ``torch.set_num_threads(--t
   difference), one forward pass per head. Its values are compared with the pairs' mean of attnviz's ``denoise``
   metric, head by head.
 
-Each row prints its seconds, seconds per pair, TransformerLens's seconds per pair over its own (above 1: faster than
-TransformerLens) and the 1-minute load average when it started and ended (the machine is shared).
+Each row prints its wall seconds, its CPU seconds (all threads), CPU seconds per pair, TransformerLens's CPU seconds per
+pair over its own (above 1: less work than TransformerLens) and the 1-minute load average when it started and ended
+(on a shared machine the wall clock measures the others' load; CPU seconds over the threads estimate the wall time on
+idle cores).
 TransformerLens is never a dependency of attnviz: the comparison runs where ``transformer_lens`` imports (a separate
 venv that also sees attnviz's packages, e.g. ``python -m venv /work/tlvenv`` and ``pip install transformer_lens``),
 and otherwise attnviz's rows alone are printed.
@@ -89,7 +91,7 @@ def main() -> int:
     count = 4 if args.quick else args.pairs
     every = min(count, args.all_pairs or count)
     texts = pair_texts(count)
-    rows: list[tuple[str, int, str, float, tuple[float, float], str]] = []
+    rows: list[tuple[str, int, str, float, float, tuple[float, float], str]] = []
 
     def load() -> float:
         return os.getloadavg()[0]
@@ -99,18 +101,18 @@ def main() -> int:
         folder = make_folder("quick" if args.quick else "gpt2", Path(tmp) / "gpt2", lines)
         loaded = load_checkpoint(folder)
         pairs = [MinimalPair(clean, corrupt, "big", "small", n + 1) for n, (clean, corrupt) in enumerate(texts)]
-        begun, started = load(), time.perf_counter()
+        begun, started, cpu = load(), time.perf_counter(), time.process_time()
         denoised = patch_corpus(loaded, pairs, measures=("denoise",))
         rows.append(("attnviz patch --measures denoise", len(denoised.results), "denoise",
-                     time.perf_counter() - started, (begun, load()), "0"))
+                     time.perf_counter() - started, time.process_time() - cpu, (begun, load()), "0"))
         kind = denoised.layout.kinds[0]
         ours = np.mean([r.metrics["denoise"][kind.kind] for r in denoised.results], axis=0)  # (L, H)
-        begun, started = load(), time.perf_counter()
+        begun, started, cpu = load(), time.perf_counter(), time.process_time()
         whole = patch_corpus(loaded, pairs[:every], measures=CHOICES)
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         same = np.mean([r.metrics["denoise"][kind.kind] for r in whole.results], axis=0)
         mine = np.mean([r.metrics["denoise"][kind.kind] for r in denoised.results[:every]], axis=0)
-        rows.append(("attnviz patch (every measure)", len(whole.results), ", ".join(CHOICES), seconds,
+        rows.append(("attnviz patch (every measure)", len(whole.results), ", ".join(CHOICES), seconds, cpu,
                      (begun, load()), f"{float(np.abs(same - mine).max()):.2e}"))
         heads = kind.layers * kind.heads
         try:
@@ -136,28 +138,30 @@ def main() -> int:
         def metric(logits: torch.Tensor) -> torch.Tensor:
             return (logits[:, -1, answer] - logits[:, -1, alternative]).mean()
 
-        begun, started = load(), time.perf_counter()
+        begun, started, cpu = load(), time.perf_counter(), time.process_time()
         with torch.no_grad():
             _, cache = bridge.run_with_cache(clean)
             theirs = patching.get_act_patch_attn_head_out_all_pos(bridge, corrupt, cache, metric)
-        theirs_s = time.perf_counter() - started
+        theirs_s, cpu = time.perf_counter() - started, time.process_time() - cpu
         difference = float(np.abs(theirs.double().numpy() - ours).max())
-        rows.append(("TransformerLens get_act_patch_attn_head_out_all_pos", len(prepared), "denoise", theirs_s,
+        rows.append(("TransformerLens get_act_patch_attn_head_out_all_pos", len(prepared), "denoise", theirs_s, cpu,
                      (begun, load()), f"{difference:.2e}"))
-        _table(rows, heads, theirs_s / len(prepared))
+        _table(rows, heads, cpu / len(prepared))
     return 0
 
 
-def _table(rows: list[tuple[str, int, str, float, tuple[float, float], str]], heads: int,
+def _table(rows: list[tuple[str, int, str, float, float, tuple[float, float], str]], heads: int,
            theirs_per_pair: float | None) -> None:
-    """The rows as a Markdown table; ``theirs_per_pair``: TransformerLens's seconds per pair (None: not run)."""
+    """The rows as a Markdown table; ``theirs_per_pair``: TransformerLens's CPU seconds per pair (None: not run).
+    CPU seconds are the process's over all its threads (``time.process_time``): on a shared machine they say what
+    the work costs where the wall clock says how busy the others were."""
     print(f"torch threads: {__import__('torch').get_num_threads()}")
-    print("| implementation | heads | pairs | what | seconds | s per pair | TransformerLens's s per pair over this "
-          "row's | load at start → end | max abs difference from attnviz denoise |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name, pairs, what, seconds, (begun, ended), difference in rows:
-        ratio = f"{theirs_per_pair / (seconds / pairs):.2f}" if theirs_per_pair is not None else "n/a"
-        print(f"| {name} | {heads} | {pairs} | {what} | {seconds:.1f} | {seconds / pairs:.2f} | {ratio} | "
+    print("| implementation | heads | pairs | what | seconds | CPU seconds | CPU s per pair | TransformerLens's CPU s "
+          "per pair over this row's | load at start → end | max abs difference from attnviz denoise |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, pairs, what, seconds, cpu, (begun, ended), difference in rows:
+        ratio = f"{theirs_per_pair / (cpu / pairs):.2f}" if theirs_per_pair is not None else "n/a"
+        print(f"| {name} | {heads} | {pairs} | {what} | {seconds:.1f} | {cpu:.1f} | {cpu / pairs:.2f} | {ratio} | "
               f"{begun:.1f} → {ended:.1f} | {difference} |")
 
 

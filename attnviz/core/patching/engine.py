@@ -329,40 +329,61 @@ class Patcher:
         if unknown:
             raise ValueError(f"no such measure: {', '.join(unknown)}")
         patched = [m for m in PATCHED if m in measures]
-        runs = [self._runs(one, "atp" in measures) for one in prepared]
+        keep_calls = "pattern" in measures or "values" in measures
         shapes = {s.kind: (s.layers, s.heads) for s in self.layout.kinds}
-        metrics: list[dict[str, dict[AttentionKind, np.ndarray]]] = [
-            {m: {kind: np.zeros(shape) for kind, shape in shapes.items()} for m in MEASURES if m in measures}
-            for _ in prepared]
-        residual: list[np.ndarray | None] = [None] * len(prepared)
+        heads = max((s.heads for s in self.layout.kinds), default=1)
+        results: list[PairPatching | None] = [None] * len(prepared)
         together: dict[Any, list[int]] = {}
         for number, one in enumerate(prepared):
             together.setdefault(self.reader.batch_key(one), []).append(number)
         for numbers in together.values():
-            batch = self._batch([prepared[n] for n in numbers], [runs[n][0] for n in numbers],
-                                [runs[n][1] for n in numbers])
-            for slot in self.slots if patched else ():
-                values = self._patched_layer(batch, slot, patched)  # (P, M, H)
-                for k, number in enumerate(numbers):
-                    for measure, row in zip(patched, values[k], strict=True):
-                        metrics[number][measure][slot[0]][slot[1]] = row
-            if "residual" in measures:
-                grid = np.stack([self._patched_block(batch, layer) for layer in range(len(self.blocks))], axis=1)
-                for k, number in enumerate(numbers):
-                    residual[number] = grid[k]  # (L, S)
+            # as many pairs as fill one pass of denoising (rows × positions ≤ ROW_TOKENS): their unpatched runs
+            # (each layer's attention maps) are held together
+            positions = max(int(part.shape[-1]) for part in prepared[numbers[0]].clean)
+            per = max(1, ROW_TOKENS // max(1, positions * heads))
+            for begin in range(0, len(numbers), per):
+                chosen = numbers[begin: begin + per]
+                for number, result in zip(chosen, self._patch_batch([prepared[n] for n in chosen], measures,
+                                                                    patched, keep_calls, shapes), strict=True):
+                    results[number] = result
+        return [result for result in results if result is not None]
+
+    def _patch_batch(self, prepared: list[PreparedPair], measures: Sequence[str], patched: list[str],
+                     keep_calls: bool, shapes: dict[AttentionKind, tuple[int, int]]) -> list[PairPatching]:
+        """:meth:`patch_pairs` for pairs of one batch key, their passes shared."""
+        runs, entropies = [], []
+        for one in prepared:
+            clean, corrupt, estimates = self._runs(one, "atp" in measures)
+            entropy = {kind: np.zeros(shape) for kind, shape in shapes.items()}
+            for kind, layer in self.slots:
+                entropy[kind][layer] = _entropy(corrupt.calls[(kind, layer)])
+            if not keep_calls:  # (the attention maps: only pattern and values read them again)
+                clean.calls, corrupt.calls = {}, {}
+            runs.append((clean, corrupt, estimates))
+            entropies.append(entropy)
+        metrics: list[dict[str, dict[AttentionKind, np.ndarray]]] = [
+            {m: {kind: np.zeros(shape) for kind, shape in shapes.items()} for m in MEASURES if m in measures}
+            for _ in prepared]
+        residual: list[np.ndarray | None] = [None] * len(prepared)
+        batch = self._batch(prepared, [run[0] for run in runs], [run[1] for run in runs])
+        for slot in self.slots if patched else ():
+            values = self._patched_layer(batch, slot, patched)  # (P, M, H)
+            for k in range(len(prepared)):
+                for measure, row in zip(patched, values[k], strict=True):
+                    metrics[k][measure][slot[0]][slot[1]] = row
+        if "residual" in measures:
+            grid = np.stack([self._patched_block(batch, layer) for layer in range(len(self.blocks))], axis=1)
+            for k in range(len(prepared)):
+                residual[k] = grid[k]  # (L, S)
         results = []
-        for number, (clean, corrupt, estimates) in enumerate(runs):
+        for k, (clean, corrupt, estimates) in enumerate(runs):
             m_corrupt = float(corrupt.metric[0])
             if "atp" in measures:
                 for kind, layer in self.slots:
                     estimate = estimates.get((kind, layer))
-                    metrics[number]["atp"][kind][layer] = m_corrupt + (
+                    metrics[k]["atp"][kind][layer] = m_corrupt + (
                         estimate.cpu().numpy() if estimate is not None else 0.0)
-            entropy = {s.kind: np.zeros((s.layers, s.heads)) for s in self.layout.kinds}
-            for kind, layer in self.slots:
-                entropy[kind][layer] = _entropy(corrupt.calls[(kind, layer)])
-            results.append(PairPatching(float(clean.metric[0]), m_corrupt, metrics[number], entropy,
-                                        residual[number]))
+            results.append(PairPatching(float(clean.metric[0]), m_corrupt, metrics[k], entropies[k], residual[k]))
         return results
 
     def _batch(self, pairs: list[PreparedPair], clean: list[_Run], corrupt: list[_Run]) -> _Batch:
