@@ -31,7 +31,9 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -91,7 +93,11 @@ def main() -> int:
     count = 4 if args.quick else args.pairs
     every = min(count, args.all_pairs or count)
     texts = pair_texts(count)
-    rows: list[tuple[str, int, str, float, float, tuple[float, float], str]] = []
+    print(f"torch threads: {torch.get_num_threads()}")
+    print("| implementation | heads | pairs | what | seconds | CPU seconds | CPU s per pair | TransformerLens's CPU s "
+          "per pair over this row's | load at start → end | max abs difference from attnviz denoise |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", flush=True)
+    rows: list[Row] = []
 
     def load() -> float:
         return os.getloadavg()[0]
@@ -103,66 +109,85 @@ def main() -> int:
         pairs = [MinimalPair(clean, corrupt, "big", "small", n + 1) for n, (clean, corrupt) in enumerate(texts)]
         begun, started, cpu = load(), time.perf_counter(), time.process_time()
         denoised = patch_corpus(loaded, pairs, measures=("denoise",))
-        rows.append(("attnviz patch --measures denoise", len(denoised.results), "denoise",
-                     time.perf_counter() - started, time.process_time() - cpu, (begun, load()), "0"))
+        rows.append(Row("attnviz patch --measures denoise", len(denoised.results), "denoise",
+                        time.perf_counter() - started, time.process_time() - cpu, (begun, load()), "0"))
         kind = denoised.layout.kinds[0]
+        heads = kind.layers * kind.heads
         ours = np.mean([r.metrics["denoise"][kind.kind] for r in denoised.results], axis=0)  # (L, H)
+        theirs_row = _transformer_lens(folder, loaded, pairs, ours, load)
+        if theirs_row is not None:
+            rows.append(theirs_row)
+        theirs_per_pair = None if theirs_row is None else theirs_row.cpu / theirs_row.pairs
+        for row in rows:
+            row.print(heads, theirs_per_pair)
         begun, started, cpu = load(), time.perf_counter(), time.process_time()
         whole = patch_corpus(loaded, pairs[:every], measures=CHOICES)
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         same = np.mean([r.metrics["denoise"][kind.kind] for r in whole.results], axis=0)
         mine = np.mean([r.metrics["denoise"][kind.kind] for r in denoised.results[:every]], axis=0)
-        rows.append(("attnviz patch (every measure)", len(whole.results), ", ".join(CHOICES), seconds, cpu,
-                     (begun, load()), f"{float(np.abs(same - mine).max()):.2e}"))
-        heads = kind.layers * kind.heads
-        try:
-            from transformer_lens import patching
-            from transformer_lens.model_bridge import TransformerBridge
-        except ImportError as error:
-            _table(rows, heads, None)
-            print(f"(TransformerLens not importable here: {error}; attnviz's rows alone)")
-            return 0
-        import transformers
-
-        from attnviz.core.patching.engine import Patcher
-
-        with Patcher(loaded) as patcher:
-            prepared = patcher.reader.prepare(pairs)
-        hf = transformers.AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager").eval()
-        tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
-        bridge = TransformerBridge.boot_transformers(str(folder), hf_model=hf, tokenizer=tokenizer, device="cpu")
-        clean = torch.cat([p.clean[0] for p in prepared])  # (P, S): every pair reads as the same length
-        corrupt = torch.cat([p.corrupt[0] for p in prepared])
-        answer, alternative = prepared[0].answer_id, prepared[0].alternative_id
-
-        def metric(logits: torch.Tensor) -> torch.Tensor:
-            return (logits[:, -1, answer] - logits[:, -1, alternative]).mean()
-
-        begun, started, cpu = load(), time.perf_counter(), time.process_time()
-        with torch.no_grad():
-            _, cache = bridge.run_with_cache(clean)
-            theirs = patching.get_act_patch_attn_head_out_all_pos(bridge, corrupt, cache, metric)
-        theirs_s, cpu = time.perf_counter() - started, time.process_time() - cpu
-        difference = float(np.abs(theirs.double().numpy() - ours).max())
-        rows.append(("TransformerLens get_act_patch_attn_head_out_all_pos", len(prepared), "denoise", theirs_s, cpu,
-                     (begun, load()), f"{difference:.2e}"))
-        _table(rows, heads, cpu / len(prepared))
+        Row("attnviz patch (every measure)", len(whole.results), ", ".join(CHOICES), seconds, cpu, (begun, load()),
+            f"{float(np.abs(same - mine).max()):.2e}").print(heads, theirs_per_pair)
+        if theirs_row is None:
+            print("(TransformerLens not importable here: attnviz's rows alone)")
     return 0
 
 
-def _table(rows: list[tuple[str, int, str, float, float, tuple[float, float], str]], heads: int,
-           theirs_per_pair: float | None) -> None:
-    """The rows as a Markdown table; ``theirs_per_pair``: TransformerLens's CPU seconds per pair (None: not run).
-    CPU seconds are the process's over all its threads (``time.process_time``): on a shared machine they say what
-    the work costs where the wall clock says how busy the others were."""
-    print(f"torch threads: {__import__('torch').get_num_threads()}")
-    print("| implementation | heads | pairs | what | seconds | CPU seconds | CPU s per pair | TransformerLens's CPU s "
-          "per pair over this row's | load at start → end | max abs difference from attnviz denoise |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name, pairs, what, seconds, cpu, (begun, ended), difference in rows:
-        ratio = f"{theirs_per_pair / (cpu / pairs):.2f}" if theirs_per_pair is not None else "n/a"
-        print(f"| {name} | {heads} | {pairs} | {what} | {seconds:.1f} | {cpu:.1f} | {cpu / pairs:.2f} | {ratio} | "
-              f"{begun:.1f} → {ended:.1f} | {difference} |")
+@dataclass
+class Row:
+    """One implementation's run: wall and CPU seconds (the process's, over all its threads: on a shared machine the
+    wall clock measures the others' load, CPU seconds over the threads estimate the wall time on idle cores), the
+    1-minute load average at its start and end, its values' largest difference from attnviz's denoising."""
+
+    name: str
+    pairs: int
+    what: str
+    seconds: float
+    cpu: float
+    load: tuple[float, float]
+    difference: str
+
+    def print(self, heads: int, theirs_per_pair: float | None) -> None:
+        """The row in Markdown; ``theirs_per_pair``: TransformerLens's CPU seconds per pair (None: not run)."""
+        ratio = f"{theirs_per_pair / (self.cpu / self.pairs):.2f}" if theirs_per_pair is not None else "n/a"
+        print(f"| {self.name} | {heads} | {self.pairs} | {self.what} | {self.seconds:.1f} | {self.cpu:.1f} | "
+              f"{self.cpu / self.pairs:.2f} | {ratio} | {self.load[0]:.1f} → {self.load[1]:.1f} | "
+              f"{self.difference} |", flush=True)
+
+
+def _transformer_lens(folder: Path, loaded: Any, pairs: list[Any], ours: Any, load: Any) -> Row | None:
+    """TransformerLens's row on the same folder and pairs (None where it does not import)."""
+    import numpy as np
+    import torch
+
+    try:
+        from transformer_lens import patching
+        from transformer_lens.model_bridge import TransformerBridge
+    except ImportError:
+        return None
+    import transformers
+
+    from attnviz.core.patching.engine import Patcher
+
+    with Patcher(loaded) as patcher:
+        prepared = patcher.reader.prepare(pairs)
+    hf = transformers.AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager").eval()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    bridge = TransformerBridge.boot_transformers(str(folder), hf_model=hf, tokenizer=tokenizer, device="cpu")
+    clean = torch.cat([p.clean[0] for p in prepared])  # (P, S): every pair reads as the same length
+    corrupt = torch.cat([p.corrupt[0] for p in prepared])
+    answer, alternative = prepared[0].answer_id, prepared[0].alternative_id
+
+    def metric(logits: torch.Tensor) -> torch.Tensor:
+        return (logits[:, -1, answer] - logits[:, -1, alternative]).mean()
+
+    begun, started, cpu = load(), time.perf_counter(), time.process_time()
+    with torch.no_grad():
+        _, cache = bridge.run_with_cache(clean)
+        theirs = patching.get_act_patch_attn_head_out_all_pos(bridge, corrupt, cache, metric)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    difference = float(np.abs(theirs.double().numpy() - ours).max())
+    return Row("TransformerLens get_act_patch_attn_head_out_all_pos", len(prepared), "denoise", seconds, cpu,
+               (begun, load()), f"{difference:.2e}")
 
 
 if __name__ == "__main__":
