@@ -16,7 +16,7 @@ import pytest
 from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.columns import described
 from attnviz.core.patching.engine import Patcher
-from attnviz.core.patching.pairs import PairsError, read_pairs
+from attnviz.core.patching.pairs import PairsError, parse_pairs, read_pairs
 from attnviz.core.patching.statistics import kendall_tau, mean_interval, resampled_rows
 from attnviz.core.patching.tasks import task_pairs
 from tests.helpers import run_cli
@@ -100,6 +100,22 @@ def test_measures_computes_only_those_asked_for(capsys, tiny_models, tmp_path) -
     assert code == 0, err
     assert len(_rows(tmp_path / "grid" / "residual.csv")) == 6 * 2 * 3
     assert {row["denoise"] for row in _rows(tmp_path / "grid" / "patching.csv")} == {"not computed"}
+
+
+def test_a_cancel_is_heard_after_one_batched_pass_not_one_group(tiny_models) -> None:
+    from attnviz.core.patching.corpus import PatchingCancelled, patch_corpus
+
+    loaded = load_checkpoint(tiny_models["transformer"][0])
+    pairs = parse_pairs(PAIRS)  # (six pairs: one group)
+    asked = []
+
+    def progress(done: int, total: int) -> bool:
+        asked.append((done, total))
+        return len(asked) < 2  # (stop at the second question)
+
+    with pytest.raises(PatchingCancelled):
+        patch_corpus(loaded, pairs, progress=progress, measures=("denoise",))
+    assert asked == [(0, 6), (0, 6)]  # asked after each layer's pass, before the group was done
 
 
 def test_an_unknown_measure_is_one_line_and_nothing_is_written(capsys, tiny_models, tmp_path) -> None:

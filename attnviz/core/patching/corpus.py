@@ -57,9 +57,14 @@ def patch_corpus(loaded: Any, pairs: Sequence[MinimalPair], device: torch.device
         kept = {id(p.pair): p for p in prepared}
         skipped = [(i, reason) for i in mine for pair, reason in patcher.reader.skipped if pair is pairs[i]]
         total, count = len(pairs), 0
+
+        def between() -> None:  # (after each batched pass: a cancel is heard within one pass, not one group)
+            if progress is not None and not progress(min(count * reducer.world, total), total):
+                raise PatchingCancelled
+
         for group in mine_groups:
             ones = [(i, kept[id(pairs[i])]) for i in group if id(pairs[i]) in kept]
-            results = patcher.patch_pairs([one for _, one in ones], measures) if ones else []
+            results = patcher.patch_pairs([one for _, one in ones], measures, between) if ones else []
             done += [(i, result, one.prefix, one.tokens) for (i, one), result in zip(ones, results, strict=True)]
             release_freed_memory()
             count += len(group)

@@ -320,11 +320,12 @@ class Patcher:
         """The ``measures`` (of :data:`CHOICES`) for every head, for one pair."""
         return self.patch_pairs([prepared], measures)[0]
 
-    def patch_pairs(self, prepared: Sequence[PreparedPair], measures: Sequence[str] = CHOICES
-                    ) -> list[PairPatching]:
+    def patch_pairs(self, prepared: Sequence[PreparedPair], measures: Sequence[str] = CHOICES,
+                    between: Callable[[], None] | None = None) -> list[PairPatching]:
         """The ``measures`` (of :data:`CHOICES`) for every head, for each pair, in order; pairs whose inputs have the
         same shapes share batched passes (a pair's numbers can differ in the last bits with the pairs passed with it:
-        :func:`~attnviz.core.patching.corpus.patch_corpus` passes fixed groups)."""
+        :func:`~attnviz.core.patching.corpus.patch_corpus` passes fixed groups). ``between()`` is called after each
+        batched pass (a caller stops the work by raising there)."""
         unknown = [m for m in measures if m not in CHOICES]
         if unknown:
             raise ValueError(f"no such measure: {', '.join(unknown)}")
@@ -344,12 +345,14 @@ class Patcher:
             for begin in range(0, len(numbers), per):
                 chosen = numbers[begin: begin + per]
                 for number, result in zip(chosen, self._patch_batch([prepared[n] for n in chosen], measures,
-                                                                    patched, keep_calls, shapes), strict=True):
+                                                                    patched, keep_calls, shapes, between),
+                                          strict=True):
                     results[number] = result
         return [result for result in results if result is not None]
 
     def _patch_batch(self, prepared: list[PreparedPair], measures: Sequence[str], patched: list[str],
-                     keep_calls: bool, shapes: dict[AttentionKind, tuple[int, int]]) -> list[PairPatching]:
+                     keep_calls: bool, shapes: dict[AttentionKind, tuple[int, int]],
+                     between: Callable[[], None] | None = None) -> list[PairPatching]:
         """:meth:`patch_pairs` for pairs of one batch key, their passes shared."""
         runs, entropies = [], []
         for one in prepared:
@@ -368,11 +371,18 @@ class Patcher:
         batch = self._batch(prepared, [run[0] for run in runs], [run[1] for run in runs])
         for slot in self.slots if patched else ():
             values = self._patched_layer(batch, slot, patched)  # (P, M, H)
+            if between is not None:
+                between()
             for k in range(len(prepared)):
                 for measure, row in zip(patched, values[k], strict=True):
                     metrics[k][measure][slot[0]][slot[1]] = row
         if "residual" in measures:
-            grid = np.stack([self._patched_block(batch, layer) for layer in range(len(self.blocks))], axis=1)
+            layers = []
+            for layer in range(len(self.blocks)):
+                layers.append(self._patched_block(batch, layer))
+                if between is not None:
+                    between()
+            grid = np.stack(layers, axis=1)
             for k in range(len(prepared)):
                 residual[k] = grid[k]  # (L, S)
         results = []
