@@ -16,7 +16,7 @@ import pytest
 from attnviz.core.checkpoints.checkpoint import load_checkpoint
 from attnviz.core.columns import described
 from attnviz.core.patching.engine import Patcher
-from attnviz.core.patching.pairs import PairsError, read_pairs
+from attnviz.core.patching.pairs import PairsError, parse_pairs, read_pairs
 from attnviz.core.patching.statistics import kendall_tau, mean_interval, resampled_rows
 from attnviz.core.patching.tasks import task_pairs
 from tests.helpers import run_cli
@@ -57,7 +57,7 @@ def test_patch_writes_every_file_with_the_cores_numbers(capsys, tiny_models, tmp
     # the file's means are the core's, pair by pair
     loaded = load_checkpoint(checkpoint)
     with Patcher(loaded) as patcher:
-        results = [patcher.patch_pair(p) for p in patcher.reader.prepare(read_pairs(pairs))]
+        results = patcher.patch_pairs(patcher.reader.prepare(read_pairs(pairs)))  # (one group, as the command's)
     cross = next(row for row in heads if row["kind"] == "cross" and row["layer"] == "2" and row["head"] == "1")
     shares = np.array([r.shares("denoise")[patcher.layout.kinds[2].kind][1, 0] for r in results])
     mean, low, high = mean_interval(shares[:, None], resampled_rows(len(shares)))
@@ -66,6 +66,68 @@ def test_patch_writes_every_file_with_the_cores_numbers(capsys, tiny_models, tmp
     assert float(cross["denoise_high"]) == pytest.approx(high[0], abs=1e-12)
     sidecar = json.loads((tmp_path / "out" / "attnviz-export.json").read_text(encoding="utf-8"))
     assert sidecar["patched"] == 6 and sidecar["processes"] == 1
+
+
+def test_measures_computes_only_those_asked_for(capsys, tiny_models, tmp_path) -> None:
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    checkpoint = str(tiny_models["transformer"][0])
+    code, out, err = run_cli(capsys, "patch", "--checkpoint", checkpoint, "--pairs", str(pairs), "--out",
+                             str(tmp_path / "out"), "--format", "png", "--measures", "denoise")
+    assert code == 0, err
+    assert "most restored by" in out and "Kendall" not in out
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == sorted(["patching.csv", "pairs.csv", "COLUMNS.md", "attnviz-export.json",
+                              "patching_denoise.png"])
+    heads = _rows(tmp_path / "out" / "patching.csv")
+    assert list(heads[0]) == list(described("patching.csv"))
+    assert {row["noise"] for row in heads} == {row["atp_high"] for row in heads} == {"not computed"}
+    assert {row["values"] for row in _rows(tmp_path / "out" / "pairs.csv")} == {"not computed"}
+    columns = (tmp_path / "out" / "COLUMNS.md").read_text(encoding="utf-8")
+    assert "### patching.csv" in columns and "### residual.csv" not in columns
+    sidecar = json.loads((tmp_path / "out" / "attnviz-export.json").read_text(encoding="utf-8"))
+    assert sidecar["measures"] == ["denoise"] and sidecar["kendall_tau_atp_vs_patching"] == "n/a"
+    # the same shares as every measure computed together (other rows in the batched passes: within float error)
+    loaded = load_checkpoint(checkpoint)
+    with Patcher(loaded) as patcher:
+        results = patcher.patch_pairs(patcher.reader.prepare(read_pairs(pairs)))
+    kinds = [s.kind for s in patcher.layout.kinds]
+    every = np.nanmean([np.concatenate([r.shares("denoise")[k].ravel() for k in kinds]) for r in results], axis=0)
+    assert [float(row["denoise"]) for row in heads] == pytest.approx(list(every), abs=1e-5)
+    # residual alone: its grid, and no head measure
+    code, out, err = run_cli(capsys, "patch", "--checkpoint", checkpoint, "--pairs", str(pairs), "--out",
+                             str(tmp_path / "grid"), "--format", "csv", "--measures", " Residual ,residual")
+    assert code == 0, err
+    assert len(_rows(tmp_path / "grid" / "residual.csv")) == 6 * 2 * 3
+    assert {row["denoise"] for row in _rows(tmp_path / "grid" / "patching.csv")} == {"not computed"}
+
+
+def test_a_cancel_is_heard_after_one_batched_pass_not_one_group(tiny_models) -> None:
+    from attnviz.core.patching.corpus import PatchingCancelled, patch_corpus
+
+    loaded = load_checkpoint(tiny_models["transformer"][0])
+    pairs = parse_pairs(PAIRS)  # (six pairs: one group)
+    asked = []
+
+    def progress(done: int, total: int) -> bool:
+        asked.append((done, total))
+        return len(asked) < 2  # (stop at the second question)
+
+    with pytest.raises(PatchingCancelled):
+        patch_corpus(loaded, pairs, progress=progress, measures=("denoise",))
+    assert asked == [(0, 6), (0, 6)]  # asked after each layer's pass, before the group was done
+
+
+def test_an_unknown_measure_is_one_line_and_nothing_is_written(capsys, tiny_models, tmp_path) -> None:
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(PAIRS, encoding="utf-8")
+    code, _, err = run_cli(capsys, "patch", "--checkpoint", str(tiny_models["transformer"][0]), "--pairs",
+                           str(pairs), "--out", str(tmp_path / "out"), "--measures", "denoise,logits")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "attnviz: error: --measures: 'logits' is not a measure (choose from denoise, noise, pattern, values, atp, "
+        "residual, comma-separated)"]
+    assert not (tmp_path / "out").exists()
 
 
 def test_two_processes_write_the_same_csv_as_one(capsys, tiny_models, tmp_path) -> None:

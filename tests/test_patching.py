@@ -169,13 +169,16 @@ def _brute_residual(patcher: Patcher, prepared: PreparedPair) -> np.ndarray:
     return out
 
 
-def _check_exact(loaded: Any, pairs: list[MinimalPair]) -> None:
+def _check_exact(loaded: Any, pairs: list[MinimalPair], batched: bool = False) -> None:
+    """Every measure of every pair against brute force; the pairs are patched in one call (``batched``: at least two
+    of them read as the same shapes, so they share batched passes)."""
     torch.manual_seed(0)
     with Patcher(loaded) as patcher:
         prepared = patcher.reader.prepare(pairs)
+        keys = [patcher.reader.batch_key(one) for one in prepared]
+        assert not batched or len(set(keys)) < len(keys), keys
         moved = False
-        for one in prepared:
-            result = patcher.patch_pair(one)
+        for one, result in zip(prepared, patcher.patch_pairs(prepared), strict=True):
             expected = _brute_force(patcher, one)
             for measure, kinds in expected.items():
                 for kind, values in kinds.items():
@@ -202,7 +205,27 @@ def test_patching_matches_brute_force_on_trained_models(tiny_models: dict, kind:
 @pytest.mark.parametrize("family", ["gpt2", "llama"])
 def test_patching_matches_brute_force_on_decoder_only_folders(tmp_path: Path, family: str) -> None:
     loaded = load_checkpoint(make_folder(family, tmp_path / family))
-    _check_exact(loaded, [MinimalPair("the house is big", "he was there .", "big", "there", 1)])
+    _check_exact(loaded, [MinimalPair("the house is big", "he was there .", "big", "there", 1),
+                          MinimalPair("he was big .", "the house is there", "there", "big", 2)], batched=True)
+
+
+def test_the_blocks_below_a_patched_layer_are_not_computed_again(tmp_path: Path) -> None:
+    """GPT-2's blocks return their hidden states alone: a patched pass replays the blocks below the patched one
+    from the unpatched runs, so the first block computes only in those runs and the pass that patches it."""
+    loaded = load_checkpoint(make_folder("gpt2", tmp_path / "gpt2"))
+    pairs = [MinimalPair("the house is big", "he was there .", "big", "there", 1),
+             MinimalPair("he was big .", "the house is there", "there", "big", 2)]
+    with Patcher(loaded) as patcher:
+        prepared = patcher.reader.prepare(pairs)
+        first = next(patcher.blocks[0].children())  # (GPT-2's ln_1: runs only when the block computes)
+        calls = [0]
+        handle = first.register_forward_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+        try:
+            patcher.patch_pairs(prepared, ["denoise"])
+        finally:
+            handle.remove()
+    assert len(patcher.blocks) > 1
+    assert calls[0] == 2 * len(prepared) + 1  # the clean and corrupt runs of each pair, and layer 1's one pass
 
 
 def test_patching_matches_brute_force_on_a_bert_folder(tmp_path: Path) -> None:

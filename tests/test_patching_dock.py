@@ -199,17 +199,17 @@ def test_cancel_on_the_app_threads_leaves_the_run_before_on_show(qtbot, tmp_path
         panel = heads.patching
         _ran(window, panel, qtbot, pairs_file)
         before = window.session.state.patching
-        reached, go, real = threading.Event(), threading.Event(), Patcher.patch_pair
+        reached, go, real = threading.Event(), threading.Event(), Patcher._patched_layer
         calls = []
 
-        def held(self, prepared):
-            calls.append(prepared)
-            if len(calls) == 2:  # (one pair done: a half result exists on the job's thread)
+        def held(self, batch, slot, measures):
+            calls.append(slot)
+            if len(calls) == 2:  # (one batched pass done: a half result exists on the job's thread)
                 reached.set()
                 go.wait()
-            return real(self, prepared)
+            return real(self, batch, slot, measures)
 
-        monkeypatch.setattr(Patcher, "patch_pair", held)
+        monkeypatch.setattr(Patcher, "_patched_layer", held)
         panel.run()
         qtbot.waitUntil(reached.is_set, timeout=WAIT_MS)
         assert panel.cancel_button.isVisibleTo(panel) and not panel.run_button.isEnabled()

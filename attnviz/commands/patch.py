@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from attnviz.progress import Heartbeat
 
 PATCH_FORMATS = "png,svg"
+ALL_MEASURES = "denoise,noise,pattern,values,atp,residual"  # (attnviz.core.patching.engine.CHOICES)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -60,6 +61,9 @@ def add_parser(subparsers: Any) -> None:
         "figure formats, comma-separated: png, svg, pdf, csv (default {formats})").format(formats=PATCH_FORMATS))
     cmd.add_argument("--scale", type=float, default=2.0, help=tr("PNG scale factor (default 2)"))
     cmd.add_argument("--device", default="auto", help=tr("auto, cpu, cuda, cuda:N or mps"))
+    cmd.add_argument("--measures", default=ALL_MEASURES, help=tr(
+        "what to compute, comma-separated: denoise, noise, pattern, values, atp, residual (default: all); each costs "
+        "its own passes, so denoise alone is the quickest"))
     cmd.add_argument("--threads", type=int, default=1, help=tr("CPU threads for torch per process (default 1)"))
     cmd.add_argument("--force", action="store_true", help=tr("replace files of the same names in --out"))
     processes.add_options(cmd)
@@ -95,6 +99,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
         raise CliError(tr("give the pairs with --pairs FILE or a generated task with --task NAME (one of them)"))
     if args.limit is not None and args.limit < 1:
         raise CliError(tr("--limit must be at least 1, got {limit}").format(limit=args.limit))
+    measures = measures_option(args.measures)
     formats = [f for f in formats_option(args.format) if f != "npy"]
     check_scale_option(args.scale)
     check_out_option(args.out)
@@ -126,7 +131,7 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
                   file=sys.stderr, flush=True)
         progress.stage(tr("patching every head over {count:,} pairs").format(count=len(pairs)))
         try:
-            result = patch_corpus(loaded, pairs, device, progress, reducer)
+            result = patch_corpus(loaded, pairs, device, progress, reducer, measures)
         except PairsError as error:
             raise CliError(f"{args.checkpoint}: {error}") from None
         seconds = time.perf_counter() - started
@@ -142,27 +147,46 @@ def _run(args: argparse.Namespace, progress: Heartbeat) -> int:
     summary = summarise(list(result.results), result.layout)
     model = Path(args.checkpoint).stem
     extra = {"patching.csv": csv_bytes(summary.table()),
-             "pairs.csv": csv_bytes(_pair_rows(result, summary)),
-             "disagreements.csv": csv_bytes(_disagreement_rows(summary)) if summary.disagreements else
-             (",".join(described(DISAGREEMENTS_CSV)) + "\n").encode("utf-8"),
-             "residual.csv": csv_bytes(_residual_rows(result)),
-             "COLUMNS.md": columns_file(PATCH_FILES, "attnviz patch").encode("utf-8")}
+             "pairs.csv": csv_bytes(_pair_rows(result, summary))}
+    if "atp" in measures and "denoise" in measures:
+        extra["disagreements.csv"] = (csv_bytes(_disagreement_rows(summary)) if summary.disagreements else
+                                      (",".join(described(DISAGREEMENTS_CSV)) + "\n").encode("utf-8"))
+    if "residual" in measures:
+        extra["residual.csv"] = csv_bytes(_residual_rows(result))
+    extra["COLUMNS.md"] = columns_file(tuple(f for f in PATCH_FILES if f in extra), "attnviz patch").encode("utf-8")
     sidecar = {"checkpoint": str(args.checkpoint), "kind": loaded.kind,
                **({"pairs_file": str(args.pairs)} if args.pairs is not None else {"task": args.task}),
+               "measures": list(measures),
                "pairs": len(pairs), "patched": len(result.results), "left_out": len(result.skipped),
                "counted": summary.counted, "kendall_tau_atp_vs_patching": _number(summary.tau),
                "kendall_tau_interval_95": [_number(summary.tau_low), _number(summary.tau_high)],
                "bootstrap_resamples": 1000, "processes": reducer.world, "seconds": round(seconds, 1)}
     progress.stage(tr("drawing the figures"))
     written = write_batch(patching_figures(summary, result.layout, model), args, formats, sidecar, extra, progress)
-    best = int(max(range(len(summary.heads)), key=lambda n: _sortable(float(summary.means["denoise"][n]))))
-    print(tr("wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s; most restored by "
-             "{head}: {share:.2f} [{low:.2f}, {high:.2f}]; Kendall τ of attribution patching against patching "
-             "{tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]").format(
-        count=len(written), out=shown(args.out), heads=len(summary.heads), pairs=summary.counted, seconds=seconds,
-        head=str(summary.heads[best]), share=summary.means["denoise"][best], low=summary.lows["denoise"][best],
-        high=summary.highs["denoise"][best], tau=summary.tau, tau_low=summary.tau_low, tau_high=summary.tau_high))
+    said = tr("wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s").format(
+        count=len(written), out=shown(args.out), heads=len(summary.heads), pairs=summary.counted, seconds=seconds)
+    if "denoise" in summary.means:
+        best = int(max(range(len(summary.heads)), key=lambda n: _sortable(float(summary.means["denoise"][n]))))
+        said += tr("; most restored by {head}: {share:.2f} [{low:.2f}, {high:.2f}]").format(
+            head=str(summary.heads[best]), share=summary.means["denoise"][best], low=summary.lows["denoise"][best],
+            high=summary.highs["denoise"][best])
+    if "atp" in summary.means and "denoise" in summary.means:
+        said += tr("; Kendall τ of attribution patching against patching {tau:.2f} [{tau_low:.2f}, "
+                   "{tau_high:.2f}]").format(tau=summary.tau, tau_low=summary.tau_low, tau_high=summary.tau_high)
+    print(said)
     return 0
+
+
+def measures_option(text: str) -> tuple[str, ...]:
+    """--measures: the measures named (CliError for an unknown or no name), in the engine's order."""
+    from attnviz.core.patching.engine import CHOICES
+
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in CHOICES]
+    if unknown or not names:
+        raise CliError(tr("--measures: {names} is not a measure (choose from {choices}, comma-separated)").format(
+            names=", ".join(repr(n) for n in unknown) or repr(text), choices=", ".join(CHOICES)))
+    return tuple(name for name in CHOICES if name in names)
 
 
 def _number(value: float) -> float | str:
@@ -176,10 +200,11 @@ def _sortable(value: float) -> float:
 def _pair_rows(result: Any, summary: Any) -> list[dict[str, Any]]:
     """pairs.csv: one row per pair and head."""
     from attnviz.core.patching.engine import MEASURES
+    from attnviz.core.patching.statistics import NOT_COMPUTED
 
     rows = []
     for number, (pair, one, prefix) in enumerate(zip(result.pairs, result.results, result.prefixes, strict=True), 1):
-        shares = {m: one.shares(m) for m in MEASURES}
+        shares = {m: one.shares(m) for m in MEASURES if m in one.metrics}
         for head in summary.heads:
             row: dict[str, Any] = {"pair": number, "line": pair.line or "generated", "clean": pair.clean,
                                    "corrupt": pair.corrupt, "answer": pair.answer, "alternative": pair.alternative,
@@ -187,6 +212,9 @@ def _pair_rows(result: Any, summary: Any) -> list[dict[str, Any]]:
                                    "corrupt_metric": one.corrupt_metric, "kind": head.kind.slug,
                                    "layer": head.layer + 1, "head": head.head + 1}
             for measure in MEASURES:
+                if measure not in shares:
+                    row[measure] = NOT_COMPUTED
+                    continue
                 value = float(shares[measure][head.kind][head.layer, head.head])
                 row[measure] = value if value == value else "n/a"
             row["entropy"] = float(one.entropy[head.kind][head.layer, head.head])

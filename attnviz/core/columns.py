@@ -234,7 +234,8 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('1, 2, …', N_("each head's share on the first position (sinks_by_position.csv's `first` rows of the kind)")),
     )),
     (PATCHING_CSV, N_('one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit '
-                      'differences are within 0.001 moves nothing and is left out; `n/a`: no pair left)'), (
+                      'differences are within 0.001 moves nothing and is left out; `n/a`: no pair left; `not '
+                      'computed`: a measure --measures left out)'), (
         ('kind', N_("enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's "
                     'one self-attention) or cross (cross-attention)')),
         ('layer', N_('the layer, from 1 (nearest the input)')),
@@ -246,7 +247,7 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('entropy', N_("the head's mean attention entropy in the corrupt run, −Σ w ln w over a row, in nats (near 0: "
                        'a saturated softmax, where attribution patching fails)')),
     )),
-    (PAIRS_CSV, N_('one pair and one head'), (
+    (PAIRS_CSV, N_('one pair and one head (`not computed`: a measure --measures left out)'), (
         ('pair', N_('the pair, from 1, in the order patched')),
         ('line', N_("the pair's line in --pairs (`generated` for --task)")),
         ('clean', N_('the clean input')),
@@ -264,7 +265,8 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('entropy', N_("the head's mean attention entropy in this pair's corrupt run (nats)")),
     )),
     (DISAGREEMENTS_CSV, N_('a head where attribution patching and patching (denoise) differ by more than 0.1 of the '
-                           'logit difference, the largest difference first'), (
+                           'logit difference, the largest difference first (written when --measures holds both atp '
+                           'and denoise)'), (
         ('kind', N_('the kind, as in patching.csv')),
         ('layer', N_('the layer, from 1')),
         ('head', N_('the head, from 1')),
@@ -273,7 +275,8 @@ COLUMNS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
         ('difference', N_('atp − denoise')),
         ('entropy', N_("the head's mean attention entropy (nats)")),
     )),
-    (RESIDUAL_CSV, N_('one pair, one layer and one input position of the residual stream'), (
+    (RESIDUAL_CSV, N_('one pair, one layer and one input position of the residual stream (written when --measures '
+                      'holds residual)'), (
         ('pair', N_('the pair, from 1, as in pairs.csv')),
         ('layer', N_("the block, from 1, whose output is patched (a Transformer's encoder; the one stack of the "
                      'other models)')),

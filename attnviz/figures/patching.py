@@ -62,6 +62,9 @@ def patching_figure_stems() -> list[str]:
 
 
 def patching_figures(summary: PatchingSummary, layout: HeadLayout, model: str) -> list[NamedFigure]:
-    """The grids of every measure and the scatter, named as :func:`patching_figure_stems` says."""
-    return [*(NamedFigure(f"patching_{measure}", measure_grid(summary, layout, measure, model))
-              for measure in MEASURE_TITLES), NamedFigure("atp_vs_patching", agreement_scatter(summary, model))]
+    """The grid of every measure computed and (with both ``atp`` and ``denoise``) the scatter, named as
+    :func:`patching_figure_stems` says."""
+    grids = [NamedFigure(f"patching_{measure}", measure_grid(summary, layout, measure, model))
+             for measure in MEASURE_TITLES if measure in summary.means]
+    both = "atp" in summary.means and "denoise" in summary.means
+    return [*grids, *([NamedFigure("atp_vs_patching", agreement_scatter(summary, model))] if both else [])]

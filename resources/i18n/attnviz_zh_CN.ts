@@ -54,7 +54,7 @@
         <translation> 或 </translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="139"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="140"/>
         <source> pairs</source>
         <translation> 个最小对</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="331"/>
+        <location filename="../../attnviz/core/columns.py" line="334"/>
         <source># The columns of `{command}`'s files</source>
         <translation># `{command}` 输出文件的各列</translation>
     </message>
@@ -403,7 +403,7 @@
     <message>
         <location filename="../../attnviz/commands/explain.py" line="269"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
-        <location filename="../../attnviz/commands/patch.py" line="97"/>
+        <location filename="../../attnviz/commands/patch.py" line="101"/>
         <source>--limit must be at least 1, got {limit}</source>
         <translation>--limit 至少为 1，实际为 {limit}</translation>
     </message>
@@ -421,6 +421,11 @@
         <location filename="../../attnviz/commands/shared.py" line="144"/>
         <source>--mask-heads names no head: give kind:layer.head, e.g. cross:2.1,enc:1.3</source>
         <translation>--mask-heads 没有指定任何头：请给出 种类:层.头，例如 cross:2.1,enc:1.3</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="187"/>
+        <source>--measures: {names} is not a measure (choose from {choices}, comma-separated)</source>
+        <translation>--measures：{names} 不是可计算的量（请从 {choices} 中选择，以逗号分隔）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="255"/>
@@ -693,7 +698,17 @@
         <translation>；全部头时 BLEU {bleu:.2f}，剪去 {count} 个头中的 {half} 个后：{important:.2f}（先剪最不重要的），{random:.2f}（随机）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="541"/>
+        <location filename="../../attnviz/commands/patch.py" line="174"/>
+        <source>; Kendall τ of attribution patching against patching {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</source>
+        <translation>；归因修补与修补的 Kendall τ 为 {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/commands/patch.py" line="170"/>
+        <source>; most restored by {head}: {share:.2f} [{low:.2f}, {high:.2f}]</source>
+        <translation>；恢复最多的是 {head}：{share:.2f} [{low:.2f}, {high:.2f}]</translation>
+    </message>
+    <message>
+        <location filename="../../attnviz/gui/panels/heads.py" line="542"/>
         <source>&lt;b&gt;layer {layer}, head {head}&lt;/b&gt; — </source>
         <translation>&lt;b&gt;第 {layer} 层，第 {head} 个头&lt;/b&gt; — </translation>
     </message>
@@ -728,7 +743,7 @@
         <translation>[CLS] 的注意力展开 · {layers} 层 · {heads} 个头取平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="538"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="539"/>
         <source>[CLS] share {value:.1%}</source>
         <translation>[CLS] 占比 {value:.1%}</translation>
     </message>
@@ -760,7 +775,7 @@
         <translation>字符设备</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="49"/>
+        <location filename="../../attnviz/commands/patch.py" line="50"/>
         <source>a checkpoint (.safetensors) or a Hugging Face model folder (default: the shipped Transformer)</source>
         <translation>检查点（.safetensors）或 Hugging Face 模型文件夹（默认：随附的 Transformer）</translation>
     </message>
@@ -780,37 +795,37 @@
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="606"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="607"/>
         <source>A file of documents</source>
         <translation>文档文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="227"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="228"/>
         <source>A file of documents: one a line, each read whole in one pass (up to the model's positions); the atlas then has the sinks by the query's position</source>
         <translation>文档文件：每行一篇，每篇一次前向传播整篇读入（至多到模型的位置数）；图谱随之给出按查询位置划分的注意力汇聚（sink）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="225"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
         <source>A file of documents…</source>
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="497"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="498"/>
         <source>A file of pairs</source>
         <translation>最小对文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="295"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="296"/>
         <source>A file of pairs…</source>
         <translation>最小对文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="614"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="615"/>
         <source>A file of sentences</source>
         <translation>句子文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="224"/>
         <source>A file of sentences…</source>
         <translation>句子文件…</translation>
     </message>
@@ -826,19 +841,19 @@
         <translation>已有同名文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="604"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="605"/>
         <source>A folder of images</source>
         <translation>一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="219"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
         <source>A folder of images…</source>
         <translation>一个图像文件夹…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="266"/>
-        <source>a head where attribution patching and patching (denoise) differ by more than 0.1 of the logit difference, the largest difference first</source>
-        <translation>归因修补与修补（denoise）相差超过 logit 差 0.1 的头，差别最大的在前</translation>
+        <location filename="../../attnviz/core/columns.py" line="267"/>
+        <source>a head where attribution patching and patching (denoise) differ by more than 0.1 of the logit difference, the largest difference first (written when --measures holds both atp and denoise)</source>
+        <translation>归因修补与修补（denoise）相差超过 logit 差 0.1 的头，差别最大的在前（仅当 --measures 同时包含 atp 和 denoise 时写出）</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="89"/>
@@ -928,7 +943,7 @@
         <translation>翻译检查点（.safetensors）或 Hugging Face 模型文件夹（默认：内置的 Transformer）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="256"/>
+        <location filename="../../attnviz/core/columns.py" line="257"/>
         <source>a translation model's target tokens fed to both runs before the step read (`none`: the first step; always `none` for other models)</source>
         <translation>翻译模型在读取的步骤之前输入两次运行的目标词元（`none`：第一步；其他模型总是 `none`）</translation>
     </message>
@@ -1037,7 +1052,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="122"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
         <source>All heads on</source>
         <translation>打开所有头</translation>
     </message>
@@ -1142,17 +1157,17 @@
         <translation>第 {step:,} 步时，模型把探针图像 {seed} 认作{answer}（正确：{right}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="144"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
         <source>Atlas</source>
         <translation>图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="187"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
         <source>Atlas of heads</source>
         <translation>头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="273"/>
+        <location filename="../../attnviz/core/columns.py" line="275"/>
         <source>atp − denoise</source>
         <translation>atp − denoise</translation>
     </message>
@@ -1352,7 +1367,7 @@
         <translation>attnviz 可打开检查点（.safetensors）、已保存的会话（.json）或 Hugging Face 模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="124"/>
+        <location filename="../../attnviz/commands/patch.py" line="129"/>
         <source>attnviz patch: {world} processes, {pairs:,} pairs</source>
         <translation>attnviz patch：{world} 个进程，{pairs:,} 对</translation>
     </message>
@@ -1530,7 +1545,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>归因修补对恢复份额的估计</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="272"/>
+        <location filename="../../attnviz/core/columns.py" line="274"/>
         <source>attribution patching's mean estimate of it</source>
         <translation>归因修补对它的平均估计</translation>
     </message>
@@ -1740,12 +1755,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>按某一顺序关闭若干个头（ξ_h = 0）后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="125"/>
         <source>BLEU with heads pruned</source>
         <translation>剪掉若干头后的 BLEU</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="481"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="482"/>
         <source>BLEU with heads pruned ({count:,} sentences); dotted: the heads off now</source>
         <translation>剪掉若干头后的 BLEU（{count:,} 个句子）；虚线：当前关闭的头数</translation>
     </message>
@@ -1793,8 +1808,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/export_actions.py" line="125"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="109"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="142"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="110"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="143"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1912,7 +1927,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="170"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="171"/>
         <source>Click a head</source>
         <translation>单击一个头</translation>
     </message>
@@ -1948,8 +1963,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>列 {d}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="137"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="176"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="177"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -2091,7 +2106,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
         <location filename="../../attnviz/gui/head_grid.py" line="407"/>
-        <location filename="../../attnviz/gui/heatmap.py" line="151"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="152"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
     </message>
@@ -2106,7 +2121,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>复制 — 对角线</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="135"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="136"/>
         <source>Corpus</source>
         <translation>语料</translation>
     </message>
@@ -2172,7 +2187,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="85"/>
-        <location filename="../../attnviz/commands/patch.py" line="63"/>
+        <location filename="../../attnviz/commands/patch.py" line="67"/>
         <source>CPU threads for torch per process (default 1)</source>
         <translation>每个进程的 torch CPU 线程数（默认 1）</translation>
     </message>
@@ -2285,7 +2300,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>解码一个词元（{keys}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="162"/>
         <source>Decode the sentence again with every head its own</source>
         <translation>让每个头用自己的输出，重新解码这个句子</translation>
     </message>
@@ -2407,12 +2422,12 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gallery.py" line="534"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="149"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="150"/>
         <source>distance (pixels)</source>
         <translation>距离（像素）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="156"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="157"/>
         <source>Distance by layer</source>
         <translation>逐层距离</translation>
     </message>
@@ -2427,7 +2442,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>距离 m（位置数）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="511"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="512"/>
         <location filename="../../attnviz/session/analysis.py" line="111"/>
         <source>Documents are read, not translated: their heads have no importance to prune by. Map the heads over a file of source&lt;TAB&gt;reference lines for a pruning curve.</source>
         <translation>文档只被读取、不被翻译：其注意力头没有可用于剪枝的重要性。要得到剪枝曲线，请在每行为“源句子&lt;TAB&gt;参考译文”的文件上映射注意力头。</translation>
@@ -2487,7 +2502,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="271"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
         <source>each head</source>
         <translation>每个头</translation>
     </message>
@@ -2519,7 +2534,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="62"/>
-        <location filename="../../attnviz/core/columns.py" line="238"/>
+        <location filename="../../attnviz/core/columns.py" line="239"/>
         <source>enc-self (encoder self-attention), dec-self (decoder self-attention; a decoder-only model's one self-attention) or cross (cross-attention)</source>
         <translation>enc-self（编码器自注意力）、dec-self（解码器自注意力；仅解码器模型唯一的自注意力）或 cross（编码器－解码器注意力）</translation>
     </message>
@@ -2581,7 +2596,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>权重的熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="537"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="538"/>
         <source>entropy {value:.3g}</source>
         <translation>熵 {value:.3g}</translation>
     </message>
@@ -2834,9 +2849,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="150"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="85"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="106"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="151"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="86"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="107"/>
         <source>Export picture or numbers…</source>
         <translation>导出图片或数值…</translation>
     </message>
@@ -2908,7 +2923,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="73"/>
-        <location filename="../../attnviz/commands/patch.py" line="59"/>
+        <location filename="../../attnviz/commands/patch.py" line="60"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default {formats})</source>
         <translation>图的格式，逗号分隔：png、svg、pdf、csv（默认 {formats}）</translation>
     </message>
@@ -3008,7 +3023,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>性别（he/she → il/elle）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="134"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="135"/>
         <source>Generated minimal pairs for the model on show, or a file of pairs: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative a line</source>
         <translation>为当前模型生成的最小对，或一个最小对文件：每行 干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选</translation>
     </message>
@@ -3018,7 +3033,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在准备打开 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="95"/>
+        <location filename="../../attnviz/commands/patch.py" line="99"/>
         <source>give the pairs with --pairs FILE or a generated task with --task NAME (one of them)</source>
         <translation>用 --pairs FILE 给出最小对，或用 --task NAME 给出生成的任务（二者选一）</translation>
     </message>
@@ -3083,7 +3098,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>GRU 编码器－解码器，缩放点积注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="175"/>
         <location filename="../../attnviz/gui/panels/image.py" line="294"/>
         <source>Head</source>
         <translation>头</translation>
@@ -3102,8 +3117,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/docks.py" line="134"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="376"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="398"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="377"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="399"/>
         <source>Head atlas</source>
         <translation>头图谱</translation>
     </message>
@@ -3152,12 +3167,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>此模型的头无法关闭（它的注意力模块没有门控）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="516"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="517"/>
         <source>Heads off: {heads} — the sentence and every map are decoded without them</source>
         <translation>已关闭的头：{heads}——句子和每张图都在没有它们的情况下重新解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="126"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="127"/>
         <source>heads pruned</source>
         <translation>剪去的头数</translation>
     </message>
@@ -3214,7 +3229,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭的头数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="140"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="141"/>
         <source>How many of the generated pairs to patch (in their seeded order)</source>
         <translation>修补多少个生成的最小对（按其固定种子的顺序）</translation>
     </message>
@@ -3295,7 +3310,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>importance 行：最后关闭的头（种类:层.头）；没有头关闭时为 `none`；random 行：`mean of the random orders`（每个顺序关闭的头不同）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="551"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="552"/>
         <source>importance {value:.3g}</source>
         <translation>重要性 {value:.3g}</translation>
     </message>
@@ -3335,7 +3350,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>代替 --data：生成任务的留出输入及其正确输出（copy、reverse、sort、dates；取 --limit 个，默认 {count} 个），并给出每个编码器－解码器注意力头与任务真实对齐的一致率（heads.csv 的 alignment 列）——适用于用 attnviz train KIND --task NAME 训练的模型</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="54"/>
+        <location filename="../../attnviz/commands/patch.py" line="55"/>
         <source>instead of --pairs: generated pairs (gender, agreement, number for an English–French model; ioi for an English decoder-only folder)</source>
         <translation>代替 --pairs：生成的最小对（英法模型用 gender、agreement、number；英语仅解码器文件夹用 ioi）</translation>
     </message>
@@ -3539,8 +3554,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>键 xᵢ</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="424"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="412"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="425"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="413"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3603,13 +3618,13 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/figures/heads.py" line="169"/>
         <location filename="../../attnviz/figures/image.py" line="157"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="442"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="443"/>
         <source>layer {layer}, head {head}</source>
         <translation>第 {layer} 层，第 {head} 个头</translation>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="168"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="439"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="440"/>
         <source>layer {layer}, mean of the heads</source>
         <translation>第 {layer} 层，各头平均</translation>
     </message>
@@ -3701,7 +3716,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="53"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="128"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="129"/>
         <source>least important first</source>
         <translation>先剪最不重要的</translation>
     </message>
@@ -3874,12 +3889,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>损失 {loss:.3g}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="258"/>
+        <location filename="../../attnviz/core/columns.py" line="259"/>
         <source>m_clean: logit(answer) − logit(alternative) on the clean input</source>
         <translation>m_clean：干净输入上的 logit(答案) − logit(备选)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="259"/>
+        <location filename="../../attnviz/core/columns.py" line="260"/>
         <source>m_corrupt: the same on the corrupt input</source>
         <translation>m_corrupt：损坏输入上的同一量</translation>
     </message>
@@ -3894,7 +3909,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="106"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
         <source>Map heads</source>
         <translation>绘制头图谱</translation>
     </message>
@@ -3904,13 +3919,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>请先在语料上绘制头图谱：剪枝曲线按头的重要性排序。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="116"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="236"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="117"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="237"/>
         <source>Map the heads over a corpus: every head's statistics, and which ones matter</source>
         <translation>在语料上绘制头图谱：每个头的统计量，以及哪些头重要</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="234"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="235"/>
         <source>Map the heads over a folder of images: how far each head looks, how spread it is, how much it gives [CLS]</source>
         <translation>在一个图像文件夹上绘制各头图谱：每个头看得多远、多分散、给 [CLS] 多少</translation>
     </message>
@@ -3942,7 +3957,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/head_grid.py" line="235"/>
-        <location filename="../../attnviz/gui/heatmap_readout.py" line="40"/>
+        <location filename="../../attnviz/gui/heatmap_readout.py" line="41"/>
         <source>masked</source>
         <translation>已掩蔽</translation>
     </message>
@@ -3998,7 +4013,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>平均注意力距离随深度的变化，基于 {count} 张示例图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="147"/>
         <source>Mean attention distance by layer</source>
         <translation>逐层平均注意力距离</translation>
     </message>
@@ -4013,7 +4028,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>以模型输入的像素计的平均注意力距离：对一个图块的查询，其中心到每个图块中心的距离按注意力加权，权重在各图块上重新归一化（[CLS] 和其他特殊位置在图像上没有位置）；再对所有图块查询取平均（Dosovitskiy 等 2021，图 7）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="536"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="537"/>
         <source>mean attention distance {value:.1f} px</source>
         <translation>平均注意力距离 {value:.1f} 像素</translation>
     </message>
@@ -4055,7 +4070,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="272"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="152"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="153"/>
         <source>mean of the heads</source>
         <translation>各头平均</translation>
     </message>
@@ -4167,7 +4182,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>训练中途：第 {step:,} 步 · 对齐一致率 {agreement:.0f}%</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="51"/>
+        <location filename="../../attnviz/commands/patch.py" line="52"/>
         <source>minimal pairs, one a line: clean&lt;TAB&gt;corrupt&lt;TAB&gt;answer&lt;TAB&gt;alternative; both sides must read as the same number of tokens</source>
         <translation>最小对，每行一对：干净&lt;TAB&gt;损坏&lt;TAB&gt;答案&lt;TAB&gt;备选；两侧必须读作相同数量的词元</translation>
     </message>
@@ -4280,7 +4295,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有因果掩蔽：此 RNN 解码器通过其状态读取前缀</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="332"/>
+        <location filename="../../attnviz/core/columns.py" line="335"/>
         <source>No cell is empty: a value that does not exist says why (`n/a`, `none`, `no such key`, `no token with an order`; each column says when).</source>
         <translation>没有空单元格：不存在的值会说明原因（`n/a`、`none`、`no such key`、`no token with an order`；各列说明何时出现）。</translation>
     </message>
@@ -4310,7 +4325,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="336"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="337"/>
         <source>No head patched: Ctrl+click a head to patch it into the decoding on show</source>
         <translation>没有修补的头：Ctrl+单击一个头，把它修补进当前显示的解码</translation>
     </message>
@@ -4336,7 +4351,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>此缓存中没有模型。请改为选择一个模型文件夹。</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="141"/>
+        <location filename="../../attnviz/commands/patch.py" line="146"/>
         <location filename="../../attnviz/session/patching.py" line="79"/>
         <source>no pair could be patched</source>
         <translation>没有一对可以修补</translation>
@@ -4552,8 +4567,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="236"/>
-        <source>one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit differences are within 0.001 moves nothing and is left out; `n/a`: no pair left)</source>
-        <translation>一个注意力头，其份额在各对上取平均（干净与损坏的 logit 差相差不到 0.001 的一对没有可移动的，被略去；`n/a`：没有剩下的对）</translation>
+        <source>one attention head, its shares averaged over the pairs (a pair whose clean and corrupt logit differences are within 0.001 moves nothing and is left out; `n/a`: no pair left; `not computed`: a measure --measures left out)</source>
+        <translation>一个注意力头，其份额在各对上取平均（干净与损坏的 logit 差相差不到 0.001 的一对没有可移动的，被略去；`n/a`：没有剩下的对；`not computed`：--measures 未包含的量）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="136"/>
@@ -4606,7 +4621,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>某一种注意力的汇聚点图中的一层（`attnviz heads` 基于解码出的句子，--format csv；KIND：enc-self、dec-self 或 cross）：第一个位置上的份额</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="285"/>
+        <location filename="../../attnviz/core/columns.py" line="288"/>
         <source>one layer of an image model (its heads averaged)</source>
         <translation>图像模型的一层（各头平均）</translation>
     </message>
@@ -4621,9 +4636,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>参数 %s 中必须给出一个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="249"/>
-        <source>one pair and one head</source>
-        <translation>一对和一个头</translation>
+        <location filename="../../attnviz/core/columns.py" line="250"/>
+        <source>one pair and one head (`not computed`: a measure --measures left out)</source>
+        <translation>一对和一个头（`not computed`：--measures 未包含的量）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="118"/>
@@ -4631,9 +4646,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>一对解释方法在所有被解释词元上的结果（图像模型：所有图像）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="276"/>
-        <source>one pair, one layer and one input position of the residual stream</source>
-        <translation>一对、一层和残差流中的一个输入位置</translation>
+        <location filename="../../attnviz/core/columns.py" line="278"/>
+        <source>one pair, one layer and one input position of the residual stream (written when --measures holds residual)</source>
+        <translation>一对、一层和残差流中的一个输入位置（仅当 --measures 包含 residual 时写出）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/columns.py" line="171"/>
@@ -4671,7 +4686,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（有参考译文才有剪枝曲线）；图像模型则为一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="226"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="227"/>
         <source>One source sentence a line, or source&lt;TAB&gt;reference lines (then the pruning curve can measure BLEU)</source>
         <translation>每行一个源句子，或每行“源句子&lt;TAB&gt;参考译文”（这样剪枝曲线才能计算 BLEU）</translation>
     </message>
@@ -4782,7 +4797,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他 Hugging Face 模型…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="540"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="541"/>
         <source>other specials' share {value:.1%}</source>
         <translation>其他特殊位置占比 {value:.1%}</translation>
     </message>
@@ -4843,7 +4858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="178"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="179"/>
         <source>Pair</source>
         <translation>最小对</translation>
     </message>
@@ -4853,12 +4868,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度对 i</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="174"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="175"/>
         <source>Pairs</source>
         <translation>最小对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="498"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="499"/>
         <source>Pairs (*.tsv *.txt);;All files (*)</source>
         <translation>最小对 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4950,7 +4965,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块列</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="160"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="161"/>
         <source>Patch none</source>
         <translation>不修补任何头</translation>
     </message>
@@ -4965,17 +4980,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块行</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="102"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="103"/>
         <source>Patch this head into the decoding on show</source>
         <translation>把这个头修补进当前显示的解码</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="101"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="102"/>
         <source>Patch this head no more</source>
         <translation>不再修补这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="333"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="334"/>
         <source>Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”</source>
         <translation>已修补：{heads}——解码“{corrupt}”时，这些头的输出取自“{clean}”</translation>
     </message>
@@ -4985,13 +5000,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>图块（二维）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="188"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="392"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="189"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="393"/>
         <source>Patching</source>
         <translation>修补</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="127"/>
+        <location filename="../../attnviz/commands/patch.py" line="132"/>
         <source>patching every head over {count:,} pairs</source>
         <translation>在 {count:,} 对上修补每个头</translation>
     </message>
@@ -5011,18 +5026,18 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在取消所有修补…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/engine.py" line="121"/>
-        <location filename="../../attnviz/core/patching/engine.py" line="204"/>
+        <location filename="../../attnviz/core/patching/engine.py" line="171"/>
+        <location filename="../../attnviz/core/patching/engine.py" line="291"/>
         <source>patching reads each head's attention weights and values: this model's attention does not give them</source>
         <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="319"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="320"/>
         <source>Patching reads minimal pairs of sentences through each head's output: this model's heads cannot be patched</source>
         <translation>修补通过每个头的输出读取句子的最小对：这个模型的头无法修补</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="216"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="236"/>
         <source>patching reads minimal pairs of sentences: this model reads no sentence</source>
         <translation>修补读取句子的最小对：这个模型不读句子</translation>
     </message>
@@ -5316,8 +5331,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>提示词 | 回答的因果掩蔽，第 {step} 步</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="107"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="145"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="108"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="146"/>
         <source>Pruning curve</source>
         <translation>剪枝曲线</translation>
     </message>
@@ -5453,7 +5468,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="163"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
         <source>query's position</source>
         <translation>查询的位置</translation>
     </message>
@@ -5478,7 +5493,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>相距 m 的两个全 1 向量的 q·k（m = 0 时为 1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="129"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="130"/>
         <source>random order</source>
         <translation>随机顺序</translation>
     </message>
@@ -5753,7 +5768,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>行（位置）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="141"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="142"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -5763,7 +5778,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>在本机以 N 个进程的作业运行（CPU 上每个核心最多一个；CUDA 上每块 GPU 一个），每个进程处理语料的一部分；任一进程失败即以一行说明停止作业</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="155"/>
         <source>Run patching over minimal pairs: which heads carry the difference</source>
         <translation>在最小对上运行修补：哪些头承载了这个差别</translation>
     </message>
@@ -6092,7 +6107,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="171"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="164"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="165"/>
         <source>share on the first position</source>
         <translation>第一个位置上的份额</translation>
     </message>
@@ -6182,7 +6197,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示当前这一步的最新查询（解码器刚计算出的那一行）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap.py" line="156"/>
+        <location filename="../../attnviz/gui/heatmap.py" line="157"/>
         <source>Show the whole map</source>
         <translation>显示整张图</translation>
     </message>
@@ -6192,12 +6207,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>显示此帮助信息并退出</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="176"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="177"/>
         <source>Sinks</source>
         <translation>汇聚</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="161"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="162"/>
         <source>Sinks by the query's position</source>
         <translation>按查询位置划分的注意力汇聚</translation>
     </message>
@@ -6365,7 +6380,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/image.py" line="273"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="154"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="155"/>
         <source>spread evenly</source>
         <translation>均匀分布</translation>
     </message>
@@ -6557,7 +6572,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="123"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="124"/>
         <source>Switch every head on again</source>
         <translation>重新打开所有头</translation>
     </message>
@@ -6577,12 +6592,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>关闭注意力头：种类:层.头，逗号分隔，从 1 开始计数，例如 cross:2.1,enc:1.3（种类：enc、dec、cross）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="83"/>
         <source>Switch this head off</source>
         <translation>关闭这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="82"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="83"/>
         <source>Switch this head on again</source>
         <translation>重新打开这个头</translation>
     </message>
@@ -6660,12 +6675,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字恢复为系统设定的大小（Ctrl+0）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="615"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="616"/>
         <source>Text files (*.txt *.tsv);;All files (*)</source>
         <translation>文本文件 (*.txt *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="607"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="608"/>
         <source>Text files (*.txt);;All files (*)</source>
         <translation>文本文件 (*.txt);;所有文件 (*)</translation>
     </message>
@@ -6675,12 +6690,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>文字大小 {scale:.0%}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="243"/>
+        <location filename="../../attnviz/core/columns.py" line="244"/>
         <source>the 2.5th percentile of the mean over 1,000 bootstrap resamples of the pairs</source>
         <translation>对各对做 1,000 次自助重抽样所得均值的第 2.5 百分位数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="245"/>
+        <location filename="../../attnviz/core/columns.py" line="246"/>
         <source>the 97.5th percentile of the same resampled means</source>
         <translation>同一批重抽样均值的第 97.5 百分位数</translation>
     </message>
@@ -6731,7 +6746,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>区间中心（从 −1 到 1，每 0.1 一个区间）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="278"/>
+        <location filename="../../attnviz/core/columns.py" line="281"/>
         <source>the block, from 1, whose output is patched (a Transformer's encoder; the one stack of the other models)</source>
         <translation>其输出被修补的块，从 1 起（Transformer 的编码器；其他模型的唯一一叠）</translation>
     </message>
@@ -6761,12 +6776,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>检查点的训练历史：翻页动画（GIF 和 PDF，每个快照一帧）以及 --format 格式的曲线和注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="252"/>
+        <location filename="../../attnviz/core/columns.py" line="253"/>
         <source>the clean input</source>
         <translation>干净输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="281"/>
+        <location filename="../../attnviz/core/columns.py" line="284"/>
         <source>the clean input token at that position</source>
         <translation>干净输入在该位置的词元</translation>
     </message>
@@ -6776,7 +6791,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>干净的句子是空的</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="253"/>
+        <location filename="../../attnviz/core/columns.py" line="254"/>
         <source>the corrupt input</source>
         <translation>损坏输入</translation>
     </message>
@@ -6891,7 +6906,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>缺少以下必需参数：%s</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="495"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="496"/>
         <source>The head atlas covers translation models (attnviz's own and Hugging Face folders): this model's heads cannot be switched off</source>
         <translation>头图谱适用于翻译模型（attnviz 自带的和 Hugging Face 文件夹中的）：这个模型的头无法关闭</translation>
     </message>
@@ -6901,7 +6916,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>原始注意力行与基于范数的注意力行所用的头，或各头的平均</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="158"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="159"/>
         <source>The head whose sinks are drawn, or the mean of a layer's heads</source>
         <translation>要绘制其注意力汇聚的头，或某一层各头的平均</translation>
     </message>
@@ -6918,22 +6933,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头的 `importance` 或 `importance_normalised`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="274"/>
+        <location filename="../../attnviz/core/columns.py" line="276"/>
         <source>the head's mean attention entropy (nats)</source>
         <translation>该头的平均注意力熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="246"/>
+        <location filename="../../attnviz/core/columns.py" line="247"/>
         <source>the head's mean attention entropy in the corrupt run, −Σ w ln w over a row, in nats (near 0: a saturated softmax, where attribution patching fails)</source>
         <translation>该头在损坏运行中的平均注意力熵，每行 −Σ w ln w，单位奈特（接近 0：softmax 饱和，归因修补在此失效）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="264"/>
+        <location filename="../../attnviz/core/columns.py" line="265"/>
         <source>the head's mean attention entropy in this pair's corrupt run (nats)</source>
         <translation>该头在这一对的损坏运行中的平均注意力熵（奈特）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="271"/>
+        <location filename="../../attnviz/core/columns.py" line="273"/>
         <source>the head's mean share restored by patching</source>
         <translation>该头经修补恢复的平均份额</translation>
     </message>
@@ -6943,8 +6958,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>该头在 heads.csv 顺序中的位置，从 1 开始（图中刻度把每层的第 1 个头标为 层.1）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="262"/>
-        <location filename="../../attnviz/core/columns.py" line="270"/>
+        <location filename="../../attnviz/core/columns.py" line="263"/>
+        <location filename="../../attnviz/core/columns.py" line="272"/>
         <source>the head, from 1</source>
         <translation>头，从 1 起</translation>
     </message>
@@ -6969,7 +6984,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>图像的位置</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="220"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="221"/>
         <source>The images directly in a folder (PNG, JPEG, WebP, BMP, GIF), by name</source>
         <translation>文件夹中直接包含的图像（PNG、JPEG、WebP、BMP、GIF），按文件名排序</translation>
     </message>
@@ -6979,7 +6994,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>重要性除以该层（按种类）重要性的 ℓ2 范数：剪枝顺序据此排序，最不重要的在前</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="280"/>
+        <location filename="../../attnviz/core/columns.py" line="283"/>
         <source>the input position, from 1</source>
         <translation>输入位置，从 1 起</translation>
     </message>
@@ -7019,8 +7034,8 @@ Install them with:  sudo apt-get install {packages}
         <translation>注意力的种类（文字）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="260"/>
-        <location filename="../../attnviz/core/columns.py" line="268"/>
+        <location filename="../../attnviz/core/columns.py" line="261"/>
+        <location filename="../../attnviz/core/columns.py" line="270"/>
         <source>the kind, as in patching.csv</source>
         <translation>注意力种类，同 patching.csv</translation>
     </message>
@@ -7074,7 +7089,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>第 1–{n} 层后掩蔽处的展开</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="287"/>
+        <location filename="../../attnviz/core/columns.py" line="290"/>
         <source>the mean of its heads' `mean_distance_px` (image_heads.csv)</source>
         <translation>其各头 `mean_distance_px` 的平均（image_heads.csv）</translation>
     </message>
@@ -7189,22 +7204,22 @@ Install them with:  sudo apt-get install {packages}
         <translation>其他进程</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="163"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="164"/>
         <source>The pair whose maps are shown, and whose clean side patched heads come from</source>
         <translation>显示其注意力图的最小对；被修补的头的输出来自它的干净一侧</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="251"/>
+        <location filename="../../attnviz/core/columns.py" line="252"/>
         <source>the pair's line in --pairs (`generated` for --task)</source>
         <translation>该对在 --pairs 中的行（--task 时为 `generated`）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="277"/>
+        <location filename="../../attnviz/core/columns.py" line="280"/>
         <source>the pair, from 1, as in pairs.csv</source>
         <translation>该对，从 1 起，同 pairs.csv</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="250"/>
+        <location filename="../../attnviz/core/columns.py" line="251"/>
         <source>the pair, from 1, in the order patched</source>
         <translation>该对，从 1 起，按修补顺序</translation>
     </message>
@@ -7325,7 +7340,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>范数视角下的同一份额：Σ_{j∈keys} α_ij ‖f_h(x_j)‖ / Σ_j α_ij ‖f_h(x_j)‖，f_h 为值向量经过该头在输出投影中对应部分的结果；attnviz 不知道模型的输出投影时为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="217"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="218"/>
         <source>The sample images ({count})</source>
         <translation>示例图像（{count} 张）</translation>
     </message>
@@ -7365,7 +7380,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>句子（已填的掩蔽）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="222"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="223"/>
         <source>The sentences of this session</source>
         <translation>本次会话的句子</translation>
     </message>
@@ -7420,7 +7435,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>最大值位于 `positional_offset` 的行所占比例</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="282"/>
+        <location filename="../../attnviz/core/columns.py" line="285"/>
         <source>the share of the logit difference restored when that block's output at that position comes from the clean run into the corrupt one</source>
         <translation>该块在该位置的输出从干净运行放入损坏运行时恢复的 logit 差份额</translation>
     </message>
@@ -7480,12 +7495,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 的第三四分位数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="254"/>
+        <location filename="../../attnviz/core/columns.py" line="255"/>
         <source>the token whose logit the metric adds</source>
         <translation>指标加上其 logit 的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/columns.py" line="255"/>
+        <location filename="../../attnviz/core/columns.py" line="256"/>
         <source>the token whose logit the metric subtracts</source>
         <translation>指标减去其 logit 的词元</translation>
     </message>
@@ -8216,7 +8231,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>使用前 N 个不同的源句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="57"/>
+        <location filename="../../attnviz/commands/patch.py" line="58"/>
         <source>use the first N pairs</source>
         <translation>使用前 N 对</translation>
     </message>
@@ -8339,12 +8354,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>若每行的最大值随机落在某个键上时 `rare` 的取值：一行的键中频率最低源词元所占比例的均值；dec-self 为 `n/a`</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="113"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="114"/>
         <source>What colours the heads</source>
         <translation>用什么给头着色</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="148"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="149"/>
         <source>What colours the heads: each head's mean share of the logit difference</source>
         <translation>头的着色依据：每个头在对数几率差（logit difference）中所占份额的均值</translation>
     </message>
@@ -8359,12 +8374,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>是什么解释了“{token}”：每种方法一行，各按其最大值缩放</translation>
     </message>
     <message>
+        <location filename="../../attnviz/commands/patch.py" line="64"/>
+        <source>what to compute, comma-separated: denoise, noise, pattern, values, atp, residual (default: all); each costs its own passes, so denoise alone is the quickest</source>
+        <translation>要计算的量，以逗号分隔：denoise、noise、pattern、values、atp、residual（默认：全部）；每一种都有自己的前向传播开销，所以只算 denoise 最快</translation>
+    </message>
+    <message>
         <location filename="../../attnviz/gui/panels/batch.py" line="44"/>
         <source>Which attention of the chosen sentence to show</source>
         <translation>显示所选句子的哪种注意力</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="46"/>
+        <location filename="../../attnviz/commands/patch.py" line="47"/>
         <source>which heads carry a behaviour: patching every head over minimal pairs, with attribution patching beside it</source>
         <translation>哪些头承载一种行为：在最小对上修补每个头，并附上归因修补</translation>
     </message>
@@ -8486,9 +8506,9 @@ Install them with:  sudo apt-get install {packages}
         <translation>已将 {count} 个文件写入 {out}：{heads} 个头，{images:,} 张图像，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="159"/>
-        <source>wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s; most restored by {head}: {share:.2f} [{low:.2f}, {high:.2f}]; Kendall τ of attribution patching against patching {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</source>
-        <translation>已将 {count} 个文件写入 {out}：{heads} 个头、{pairs:,} 对，用时 {seconds:.0f} 秒；恢复最多的是 {head}：{share:.2f} [{low:.2f}, {high:.2f}]；归因修补与修补的 Kendall τ 为 {tau:.2f} [{tau_low:.2f}, {tau_high:.2f}]</translation>
+        <location filename="../../attnviz/commands/patch.py" line="166"/>
+        <source>wrote {count} files into {out}: {heads} heads over {pairs:,} pairs in {seconds:.0f} s</source>
+        <translation>已将 {count} 个文件写入 {out}：{heads} 个头、{pairs:,} 对，用时 {seconds:.0f} 秒</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/heads.py" line="360"/>
@@ -8673,7 +8693,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{clean!r} 读作 {count} 个词元，{corrupt!r} 读作 {other} 个：头是逐个位置修补的，所以两侧必须读作相同数量的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="305"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="306"/>
         <source>{clean} → {corrupt} ({answer}/{alternative})</source>
         <translation>{clean} → {corrupt}（{answer}/{alternative}）</translation>
     </message>
@@ -8693,7 +8713,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{count:,} 个数值</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/patch.py" line="138"/>
+        <location filename="../../attnviz/commands/patch.py" line="143"/>
         <source>{count:,} of {total:,} pairs were left out: the model gives them no step to read</source>
         <translation>{total:,} 对中有 {count:,} 对被略去：模型没有给它们可读取的步骤</translation>
     </message>
@@ -8827,17 +8847,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="432"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="433"/>
         <source>{head} · clean</source>
         <translation>{head} · 干净</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="436"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="437"/>
         <source>{head} · clean − corrupt</source>
         <translation>{head} · 干净 − 损坏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="434"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="435"/>
         <source>{head} · corrupt</source>
         <translation>{head} · 损坏</translation>
     </message>
@@ -8930,7 +8950,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="452"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="453"/>
         <source>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}] over {count:,} pairs</source>
         <translation>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}]，基于 {count:,} 个最小对</translation>
     </message>
@@ -8940,7 +8960,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind} · 第 {layer} 层 · 第 {head} 个头 · 查询 {query}（{token!r}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="437"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="438"/>
         <source>{kind}, {which}</source>
         <translation>{kind}，{which}</translation>
     </message>
@@ -9119,7 +9139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{measure}，{count:,} 对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="406"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="407"/>
         <source>{model}: {measure}, {source}, {count:,} pairs</source>
         <translation>{model}：{measure}，{source}，{count:,} 个最小对</translation>
     </message>
@@ -9129,7 +9149,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{rows} × {cols} 个图像块，{top}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="418"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="419"/>
         <source>{model}: {statistic}, {count:,} documents</source>
         <translation>{model}：{statistic}，{count:,} 篇文档</translation>
     </message>
@@ -9140,7 +9160,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="45"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="419"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="420"/>
         <source>{model}: {statistic}, {count:,} sentences</source>
         <translation>{model}：{statistic}，{count:,} 个句子</translation>
     </message>
@@ -9155,7 +9175,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{names} 以及另外 {count:,} 个</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/heads.py" line="642"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="643"/>
         <source>{name} (documents)</source>
         <translation>{name}（文档）</translation>
     </message>
@@ -10295,7 +10315,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{projection}：这一层不加位置信息（无 RoPE）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/heatmap_readout.py" line="41"/>
+        <location filename="../../attnviz/gui/heatmap_readout.py" line="42"/>
         <source>{row_axis} {query} → {col_axis} {key}: {value}</source>
         <translation>{row_axis} {query} → {col_axis} {key}：{value}</translation>
     </message>
@@ -10459,7 +10479,7 @@ Open the session with that checkpoint?</source>
 用该检查点打开会话吗？</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="196"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="212"/>
         <source>{where}both sides need one {mask} at the same place: the answers are read there</source>
         <translation>{where}两侧都需要在同一位置有一个 {mask}：答案在那里读取</translation>
     </message>
@@ -10469,12 +10489,12 @@ Open the session with that checkpoint?</source>
         <translation>{where}输入有 {count} 个词元，已截断到模型的上限 {most}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="83"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="92"/>
         <source>{where}the clean side reads as {clean} tokens and the corrupt side as {corrupt}: a pair's two sides must read as the same number of tokens (attnviz does not align them)</source>
         <translation>{where}干净一侧读作 {clean} 个词元，损坏一侧读作 {corrupt} 个：一对的两侧必须读作相同数量的词元（attnviz 不对齐它们）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="127"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="136"/>
         <source>{where}the model translates both sides alike ({translation!r}) and never writes {answer!r}: there is no step to read</source>
         <translation>{where}模型把两侧译得一样（{translation!r}），且从不写出 {answer!r}：没有可读取的步骤</translation>
     </message>
@@ -10484,12 +10504,12 @@ Open the session with that checkpoint?</source>
         <translation>{where}未知的词已映射为 &lt;unk&gt;：{words}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="153"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="162"/>
         <source>{where}{word!r} is more than one token of this model's tokenizer</source>
         <translation>{where}{word!r} 在这个模型的分词器中不止一个词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/core/patching/inputs.py" line="100"/>
+        <location filename="../../attnviz/core/patching/inputs.py" line="109"/>
         <source>{where}{word!r} is not one token of the model's output vocabulary</source>
         <translation>{where}{word!r} 不是模型输出词表中的一个词元</translation>
     </message>
@@ -10560,7 +10580,7 @@ Open the session with that checkpoint?</source>
     </message>
     <message>
         <location filename="../../attnviz/figures/heads.py" line="167"/>
-        <location filename="../../attnviz/gui/panels/heads.py" line="169"/>
+        <location filename="../../attnviz/gui/panels/heads.py" line="170"/>
         <source>‖α f(x)‖</source>
         <translation>‖α f(x)‖</translation>
     </message>

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from torch import Tensor
+from torch import Tensor, nn
 
 from attnviz.core.layout import Capability
 from attnviz.core.patching.pairs import MinimalPair, PairsError
@@ -70,6 +70,15 @@ class Reader(ABC):
     @abstractmethod
     def logits(self, inputs: tuple[Tensor, ...]) -> Tensor:
         """The logits (B, V) where the answers are read, for a batch of inputs (:meth:`PreparedPair.rows`)."""
+
+    def batch_key(self, prepared: PreparedPair) -> tuple[Any, ...]:
+        """What pairs batched into one call must share: their inputs' shapes (no row is padded)."""
+        return tuple(tuple(part.shape) for part in prepared.clean)
+
+    def output_layer(self) -> nn.Linear | None:
+        """The layer that makes the logits from the last hidden states, where every logit is that layer's row of its
+        token and nothing after it mixes the vocabulary (so it can compute the answers' rows alone); None: unknown."""
+        return None
 
     def metric(self, prepared: PreparedPair, inputs: tuple[Tensor, ...]) -> Tensor:
         """logit(answer) − logit(alternative) (B,) of each row (float32 or wider)."""
@@ -172,6 +181,13 @@ class ContinuationReader(Reader):
         src, valid, start = inputs
         return self.model(src, valid, start)[:, -1]
 
+    def output_layer(self) -> nn.Linear | None:
+        """A causal language model's head (``lm_head``): the library returns its output as the logits (a decoder-only
+        folder adds no bias over the vocabulary after it; Gemma 2's soft-capping is per logit)."""
+        hf = getattr(self.model, "hf", None)
+        layer = hf.get_output_embeddings() if hf is not None and hasattr(hf, "get_output_embeddings") else None
+        return layer if isinstance(layer, nn.Linear) else None
+
 
 class MaskReader(Reader):
     """The logits at the mask of an encoder-only model (attnviz's small BERT, a BERT-like folder)."""
@@ -201,6 +217,10 @@ class MaskReader(Reader):
                                          (_row(corrupt.ids, self.device), segments[1], position), answer, alternative,
                                          tuple(clean.tokens)))
         return prepared
+
+    def batch_key(self, prepared: PreparedPair) -> tuple[Any, ...]:
+        """The inputs' shapes and the mask's position (one call reads one position)."""
+        return (*super().batch_key(prepared), int(prepared.clean[2][0]))
 
     def logits(self, inputs: tuple[Tensor, ...]) -> Tensor:
         tokens, segments, position = inputs

@@ -3,7 +3,9 @@ patching and real patching (with its own bootstrap interval), and the heads wher
 
 The bootstrap resamples pairs with replacement (:data:`RESAMPLES` times, a fixed seed, so the same results give the
 same intervals in one process or many); a pair whose shares are NaN (its |Δ| too small to move) is left out of the
-means. Shapes: P pairs, N heads (every kind × layer × head, in the layout's order), R resamples.
+means. Only the measures the pairs were patched for are summarised (τ and the disagreements need both ``atp`` and
+``denoise``: NaN and none without them); patching.csv's cells of the others read ``not computed``.
+Shapes: P pairs, N heads (every kind × layer × head, in the layout's order), R resamples.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from attnviz.core.heads.mask import Head, HeadLayout
-from attnviz.core.patching.engine import MEASURES, PairPatching
+from attnviz.core.patching.engine import MEASURES, MIN_DIFFERENCE, PairPatching
 from attnviz.core.patching.pairs import MinimalPair
 
 RESAMPLES = 1000
 SEED = 0
 DISAGREEMENT = 0.1  # |AtP − activation patching| over this share of the logit difference: listed
+NOT_COMPUTED = "not computed"  # a table's cell of a measure the pairs were not patched for
 
 
 def heads_of(layout: HeadLayout) -> list[Head]:
@@ -87,9 +90,9 @@ class Disagreement:
 
 @dataclass(frozen=True)
 class PatchingSummary:
-    """Over P pairs: per measure the mean, low and high (N,) of every head's share; each head's mean entropy (N,);
-    τ between the mean AtP and the mean denoising shares and its interval; the heads where they disagree (largest
-    difference first)."""
+    """Over P pairs: per measure computed the mean, low and high (N,) of every head's share; each head's mean
+    entropy (N,); τ between the mean AtP and the mean denoising shares and its interval; the heads where they
+    disagree (largest difference first)."""
 
     heads: tuple[Head, ...]
     pairs: int
@@ -109,9 +112,10 @@ class PatchingSummary:
         for n, head in enumerate(self.heads):
             row: dict[str, object] = {"kind": head.kind.slug, "layer": head.layer + 1, "head": head.head + 1}
             for measure in MEASURES:
-                row[measure] = _cell(self.means[measure][n])
-                row[f"{measure}_low"] = _cell(self.lows[measure][n])
-                row[f"{measure}_high"] = _cell(self.highs[measure][n])
+                computed = measure in self.means
+                row[measure] = _cell(self.means[measure][n]) if computed else NOT_COMPUTED
+                row[f"{measure}_low"] = _cell(self.lows[measure][n]) if computed else NOT_COMPUTED
+                row[f"{measure}_high"] = _cell(self.highs[measure][n]) if computed else NOT_COMPUTED
             row["entropy"] = _cell(self.entropy[n])
             rows.append(row)
         return rows
@@ -126,11 +130,16 @@ def summarise(results: list[PairPatching], layout: HeadLayout, resamples: int = 
     """The summary of the pairs' results (module docstring)."""
     heads = tuple(heads_of(layout))
     rows = resampled_rows(len(results), resamples, seed)
-    tables = {measure: share_table(results, layout, measure) for measure in MEASURES}
+    computed = [m for m in MEASURES if results and all(m in r.metrics for r in results)]
+    tables = {measure: share_table(results, layout, measure) for measure in computed}
     means, lows, highs = {}, {}, {}
     for measure, values in tables.items():
         means[measure], lows[measure], highs[measure] = mean_interval(values, rows)
     entropy = _nanmean(entropy_table(results, layout), 0)
+    counted = sum(1 for r in results if abs(r.difference) >= MIN_DIFFERENCE)
+    if "atp" not in tables or "denoise" not in tables:
+        return PatchingSummary(heads, len(results), counted, means, lows, highs, entropy, float("nan"),
+                               float("nan"), float("nan"), ())
     taus = np.array([kendall_tau(_nanmean(tables["atp"][index], 0), _nanmean(tables["denoise"][index], 0))
                      for index in rows])
     finite = taus[np.isfinite(taus)]
@@ -141,7 +150,6 @@ def summarise(results: list[PairPatching], layout: HeadLayout, resamples: int = 
     disagreements = tuple(Disagreement(heads[n], float(means["denoise"][n]), float(means["atp"][n]),
                                        float(entropy[n])) for n in order if np.isfinite(gap[n])
                           and gap[n] > DISAGREEMENT)
-    counted = int(np.isfinite(tables["denoise"]).any(axis=1).sum()) if results else 0
     return PatchingSummary(heads, len(results), counted, means, lows, highs, entropy,
                            kendall_tau(means["atp"], means["denoise"]), tau_low, tau_high, disagreements)
 
