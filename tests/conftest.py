@@ -40,10 +40,11 @@ SLOWEST_MODULES_FIRST = (
 )
 
 
-# Modules whose tests share no module fixture and each take long (a benchmark's smoke run, a fresh process): under
+# Modules whose tests share no module fixture and each take long (a benchmark's smoke run, fresh processes): under
 # --dist loadfile each of their tests is a work unit of its own, handed to whichever worker is free, instead of the
 # whole module to one worker (one module of 27 bench runs held one worker for minutes while the other had finished).
-ONE_UNIT_PER_TEST = ("test_bench.py",)
+# A module listed here must keep no module- or class-scoped fixture (each worker would build it again).
+ONE_UNIT_PER_TEST = ("test_bench.py", "test_processes.py", "test_heads_torchrun.py", "test_explain_torchrun.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
