@@ -117,7 +117,7 @@ Explained = Callable[[Tensor], Tensor]  # ids (B, S) -> the explained log-probab
 def gradient_x_input(f: Explained, embedding: nn.Module, ids: Tensor) -> np.ndarray:
     """ids (1, S) -> (S,): Σ_D ∂f/∂e_j · e_j for the output e_j of ``embedding`` at each position."""
     from captum.attr import LayerGradientXActivation  # (here: Captum and the matplotlib it loads cost every
-    # process that imports attnviz.core.explain — each CLI command does — about 1.3 s of CPU)
+    # process that imports attnviz.core.explain — each CLI command does — about 0.7 s of CPU)
 
     method = LayerGradientXActivation(f, embedding)
     with torch.enable_grad():
