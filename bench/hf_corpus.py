@@ -15,7 +15,7 @@ distance: the means over every row of every sentence).
 
     .venv/bin/python bench/hf_corpus.py                    # GPT-2 small shape, 200 sentences, 3 repeats, 2 threads
     .venv/bin/python bench/hf_corpus.py --model llama1b --sentences 40
-    .venv/bin/python bench/hf_corpus.py --quick            # a tiny GPT-2, the app's example sentences
+    .venv/bin/python bench/hf_corpus.py --quick            # a tiny GPT-2, the app's example sentences, 1 thread
 
 Sentences: the English side of ``../shared/data/fra-eng/fra.txt`` (distinct, spread over the file: read at run time,
 never stored here); with --quick or without that file, the app's example sentences.
@@ -200,7 +200,8 @@ def main() -> int:
     parser.add_argument("--model", choices=("gpt2", "llama1b"), default="gpt2")
     parser.add_argument("--sentences", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, help="torch threads of each command (default 2; --quick: 1, a smoke "
+                        "run beside the test suite's other worker)")
     parser.add_argument("--batch-size", type=int, default=4096)
     parser.add_argument("--command", choices=("heads", "explain"), default="heads",
                         help="heads --documents (default), or explain (every token of a greedy continuation)")
@@ -208,6 +209,8 @@ def main() -> int:
     parser.add_argument("--new-tokens", type=int, default=8, help="explain: new tokens a continuation")
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
+    if args.threads is None:
+        args.threads = 1 if args.quick else 2
     if args.command == "explain" or args.quick:
         code = explain_bench(args)
         if args.command == "explain":

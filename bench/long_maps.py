@@ -5,7 +5,7 @@ then any layer × head map computed when asked for — times and peak memory at 
     .venv/bin/python bench/long_maps.py --tokens 4096 --maps 9
     .venv/bin/python bench/long_maps.py --model bert         # BERT-base shape: 512, 1,024, 2,048 tokens
     .venv/bin/python bench/long_maps.py --model marian       # Marian opus-mt shape: 1,024 source + 1,024 target
-    .venv/bin/python bench/long_maps.py --quick              # tiny Llama, BERT and Marian (tests/test_bench.py)
+    .venv/bin/python bench/long_maps.py --quick              # tiny models, in this process (tests/test_bench.py)
 
 The folders (random weights, ``save_pretrained`` from a config, built once into a temporary folder, no download):
 
@@ -27,6 +27,8 @@ would take (weights only, float32: the 1 GB cap of ``core/limits.py`` refuses mo
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import statistics
@@ -159,14 +161,22 @@ def _described(model: str, sizes: dict[str, int], parameters: int) -> str:
             f"{sizes['intermediate_size']}, vocabulary {sizes['vocab_size']}: {parameters / 1e6:.0f} M parameters")
 
 
-def bench(model: str, sizes: dict[str, int], tokens: list[int], maps: int, threads: int) -> int:
-    """Build ``model``'s folder, run each length in its own process, print the table."""
+def bench(model: str, sizes: dict[str, int], tokens: list[int], maps: int, threads: int,
+          in_process: bool = False) -> int:
+    """Build ``model``'s folder, run each length in its own process (in_process: in this one, for a smoke run whose
+    figures nobody reads: no process to start that imports torch and transformers again), print the table."""
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary) / model
         parameters = make_folder(folder, model, sizes)
         rows = []
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         for length in tokens:
+            if in_process:
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    child(str(folder), length, maps, threads)
+                rows += [json.loads(line) for line in printed.getvalue().splitlines() if line.startswith("{")]
+                continue
             done = subprocess.run([sys.executable, __file__, "--child", str(folder), str(length), "--maps",
                                    str(maps), "--threads", str(threads)], capture_output=True, text=True,
                                   env=env, check=False)
@@ -174,8 +184,9 @@ def bench(model: str, sizes: dict[str, int], tokens: list[int], maps: int, threa
                 print(done.stderr[-3000:], file=sys.stderr)
                 return 1
             rows += [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    print(f"{os.cpu_count()} CPUs, torch threads {threads}; {_described(model, sizes, parameters)}; one process per "
-          f"length; maps: the first, then the median of {maps}")
+    where = "every length in this process" if in_process else "one process per length"
+    print(f"{os.cpu_count()} CPUs, torch threads {threads}; {_described(model, sizes, parameters)}; {where}; "
+          f"maps: the first, then the median of {maps}")
     print("| tokens | forward pass with recording | first map | further map | store | all maps would be "
           "| model | peak RSS | peak − model |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -195,14 +206,16 @@ def main() -> int:
                         "source's and the target's each)")
     parser.add_argument("--maps", type=int, default=5, help="further maps after the first (their median is shown)")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--quick", action="store_true", help="tiny Llama, BERT and Marian, short inputs, 1 thread")
+    parser.add_argument("--quick", action="store_true", help="tiny Llama, BERT and Marian, short inputs, 1 thread, "
+                        "in this process")
     parser.add_argument("--child", nargs=2, metavar=("FOLDER", "TOKENS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], int(args.child[1]), args.maps, args.threads)
         return 0
     if args.quick:
-        return max(bench(model, SIZES[f"quick-{model}"], QUICK_TOKENS[model], 2, 1) for model in QUICK_TOKENS)
+        return max(bench(model, SIZES[f"quick-{model}"], QUICK_TOKENS[model], 2, 1, in_process=True)
+                   for model in QUICK_TOKENS)
     return bench(args.model, SIZES[args.model], args.tokens or TOKENS[args.model], args.maps, args.threads)
 
 

@@ -40,10 +40,32 @@ SLOWEST_MODULES_FIRST = (
 )
 
 
+# Modules whose tests share no module fixture and each take long (a benchmark's smoke run, fresh processes): under
+# --dist loadfile each of their tests is a work unit of its own, handed to whichever worker is free, instead of the
+# whole module to one worker (one module of 27 bench runs held one worker for minutes while the other had finished).
+# A module listed here must keep no module- or class-scoped fixture (each worker would build it again).
+ONE_UNIT_PER_TEST = ("test_bench.py", "test_processes.py", "test_heads_torchrun.py", "test_explain_torchrun.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The slowest modules first (:data:`SLOWEST_MODULES_FIRST`), the rest in collection order (a stable sort)."""
     rank = {name: place for place, name in enumerate(SLOWEST_MODULES_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """--dist loadfile, but the tests of :data:`ONE_UNIT_PER_TEST` handed out one at a time (pytest-xdist only)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class LoadFileSplittingSlowModules(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return nodeid if Path(module).name in ONE_UNIT_PER_TEST else module
+
+    return LoadFileSplittingSlowModules(config, log)
 
 
 @pytest.fixture(params=DEVICES)

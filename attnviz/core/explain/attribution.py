@@ -19,7 +19,6 @@ from typing import Any, cast
 
 import numpy as np
 import torch
-from captum.attr import IntegratedGradients, LayerGradientXActivation
 from torch import Tensor, nn
 
 from attnviz.core.limits import MAX_IG_STEPS  # noqa: F401  (re-exported: attnviz.core.explain.MAX_IG_STEPS)
@@ -117,6 +116,9 @@ Explained = Callable[[Tensor], Tensor]  # ids (B, S) -> the explained log-probab
 
 def gradient_x_input(f: Explained, embedding: nn.Module, ids: Tensor) -> np.ndarray:
     """ids (1, S) -> (S,): Σ_D ∂f/∂e_j · e_j for the output e_j of ``embedding`` at each position."""
+    from captum.attr import LayerGradientXActivation  # (here: Captum and the matplotlib it loads cost every
+    # process that imports attnviz.core.explain — each CLI command does — about 0.7 s of CPU)
+
     method = LayerGradientXActivation(f, embedding)
     with torch.enable_grad():
         attributions = method.attribute(ids)  # (1, S, E)
@@ -167,6 +169,8 @@ def integrated_gradients(f: Explained, embedding: nn.Module, ids: Tensor, pad_id
     the whole model twice to read them), and each interpolated batch replaces that output in f's forward pass."""
     if steps < 1:
         raise ValueError(f"integrated gradients need at least one step, got {steps}")
+    from captum.attr import IntegratedGradients  # (here, as in gradient_x_input)
+
     baseline = torch.full_like(ids, pad_id)
     with torch.no_grad():
         embedded, blank = embedding(ids), embedding(baseline)  # (1, S, E) each

@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from captum.attr import InputXGradient, IntegratedGradients
 from torch import Tensor
 
 from attnviz.core.attention.rollout import DEFAULT_RESIDUAL, rollout
@@ -136,6 +135,8 @@ def explain_image(loaded: Any, image: Any, device: torch.device | str = "cpu", m
     f = ClassLogProb(reader.logits, index)
     completeness = None
     batch = max(1, min(reader.batch, ig_steps))
+    from captum.attr import InputXGradient, IntegratedGradients  # (here: see attribution.gradient_x_input)
+
     with torch.enable_grad():
         if GRAD_X_INPUT in methods:
             gxi = InputXGradient(f).attribute(inputs.clone().requires_grad_(True))
