@@ -134,3 +134,28 @@ def test_ctrl_e_writes_the_grid_with_the_sink_column(window, qtbot, errors, gpt_
     svg = (tmp_path / "grid.svg").read_text(encoding="utf-8")
     assert SINK_COLUMN in svg and "all heads" in svg
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def gemma2_folder(tmp_path_factory) -> Path:
+    return make_modern_folder("gemma2", tmp_path_factory.mktemp("grid") / "gemma2", seed=2, new_tokens=3)
+
+
+def test_each_panel_of_the_grid_marks_its_own_layers_mask_as_the_single_map_does(window, qtbot, errors,
+                                                                                 gemma2_folder):
+    """Gemma 2 alternates sliding-window (3 keys) and global layers: a sliding layer's panel hatches the cells its
+    window hid, a global layer's panel does not, each exactly as that layer's single map marks them."""
+    panel, state = _grid(window, qtbot, gemma2_folder, AttentionKind.ENCODER_SELF)
+    spec, grid = panel.grid.spec, panel.grid
+    layers, heads = grid.shape
+    masked_cells = []
+    for layer in range(layers):
+        for head in range(heads):
+            shown = spec.panels[layer * heads + head]
+            single = select(AttentionKind.ENCODER_SELF, layer, head, state.shown_source, state.step)
+            np.testing.assert_array_equal(shown.masked, single.masked)
+        masked_cells.append(int(spec.panels[layer * heads].masked.sum()))
+    sliding, full = masked_cells[0], masked_cells[1]  # (layer 1 slides, layer 2 reads every earlier key)
+    assert sliding > full  # (the window hides keys the causal mask alone would let it read)
+    assert grid._runs[0] != grid._runs[heads]  # (the widget hatches each panel's own cells)
+    assert not errors, errors

@@ -393,3 +393,13 @@ def test_the_colour_bars_values_keep_their_room_after_the_labels_grew_back(qtbot
     assert QtGui.QFontInfo(heatmap.label_font).pixelSize() == full
     widest = max(metrics.horizontalAdvance(text) for text in ("0.000604", "0.0402"))
     assert layout.bar.right() + 5 + widest <= heatmap.width() - MARGIN + 0.5
+
+
+def test_the_patching_tab_leaves_the_head_atlas_dock_as_narrow_as_the_atlas_alone(qtbot):
+    """The Patching tab sits in the Head atlas dock, tabbed with the left docks: wider than the atlas, it would widen
+    them all and take the Attention dock's room (All heads at 1280 × 800 then thinned its labels)."""
+    from attnviz.gui.panels.heads import HeadsPanel
+
+    panel = HeadsPanel()
+    qtbot.addWidget(panel)
+    assert panel.patching.minimumSizeHint().width() <= panel.atlas_page.minimumSizeHint().width()

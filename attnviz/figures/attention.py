@@ -221,15 +221,22 @@ def grid_figure(kind: AttentionKind, source: EncodedSource, step: DecodeStep | N
     """Every layer × head of one kind as small multiples with one colour bar."""
     values, rows, cols, masked = stack_for(kind, source, step, scores)
     masked = np.asarray(masked)
+    layers, heads = values.shape[:2]
+    own = [layer for layer in range(layers) if layer_note(source, layer)]
+    if own and source.on_demand is None:  # (layers with masks of their own, as the single map marks them)
+        raw = values if scores else stack_for(kind, source, step, True)[0]
+        masked = np.broadcast_to(masked, values.shape).copy()  # (L, H, Q, K): each panel its own mask
+        masked[own] |= np.isneginf(np.asarray(raw)[own])
     if source.learned_sink and not scores:  # (the sink's column in every panel, as the single map has it)
         values, cols, masked = with_sink_column(values, cols, masked,
                                                 source.layout.whole_row_sums(kind, source, step))
     levels = levels_of(values, masked, scores)
     shown = _blank_masked_scores(values, masked, scores)
-    layers, heads = values.shape[:2]
     divider = source.layout.divider(kind, source)
+    panel_masks = np.broadcast_to(masked, shown.shape)  # (L, H, Q, K)
     panels = tuple(FigureSpec(shown[layer, head], rows, cols, layer_head(layer, head), levels,
-                              masked=masked if show_masked else None, colour_bar=False, max_grid_px=GRID_PANEL_PX,
+                              masked=panel_masks[layer, head] if show_masked else None, colour_bar=False,
+                              max_grid_px=GRID_PANEL_PX,
                               divider=divider)
                    for layer in range(layers) for head in range(heads))
     index = shown_index(step)

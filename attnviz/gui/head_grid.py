@@ -79,7 +79,7 @@ class HeadGrid(QtWidgets.QWidget):
         self.spec: GridSpec | None = None
         self.shape = (0, 0)  # layers, heads
         self._images: list[tuple[np.ndarray, QtGui.QImage]] = []  # per panel: its pixels and an image over them
-        self._runs: list[tuple[int, int, int]] = []  # masked cells, the same in every panel
+        self._runs: list[list[tuple[int, int, int]]] = []  # each panel's masked cells (a layer may have its own)
         self._divider = 0  # FigureSpec.divider of the panels: the prompt | answer line
         self._layout: GridLayout | None = None
         self._hover = (-1, -1, -1, -1)
@@ -108,8 +108,8 @@ class HeadGrid(QtWidgets.QWidget):
                 if panel.values.size else np.zeros((0, 0), np.uint32)
             self._images.append((pixels, qimage_of(pixels)))
         first = spec.panels[0] if spec.panels else None
-        self._runs = masked_runs(first.masked) if first is not None and first.masked is not None \
-            and first.values.size else []
+        self._runs = [masked_runs(panel.masked) if panel.masked is not None and panel.values.size else []
+                      for panel in spec.panels]
         self._divider = first.divider if first is not None else 0
         self._layout = None
         self._hover = (-1, -1, -1, -1)
@@ -287,10 +287,11 @@ class HeadGrid(QtWidgets.QWidget):
         for layer, panels in enumerate(layout.panels):
             for head, rect in enumerate(panels):
                 painter.drawImage(rect, self._images[layer * self.shape[1] + head][1])
-                if self._runs:
+                runs = self._runs[layer * self.shape[1] + head] if self._runs else []
+                if runs:
                     width, height = rect.width() / cols, rect.height() / rows
                     cells = [QtCore.QRectF(rect.left() + first * width, rect.top() + row * height, count * width,
-                                           height) for row, first, count in self._runs]
+                                           height) for row, first, count in runs]
                     painter.setPen(QtCore.Qt.PenStyle.NoPen)
                     for brush in (QtGui.QBrush(MASK_FILL), QtGui.QBrush(MASK_HATCH, QtCore.Qt.BrushStyle.BDiagPattern)):
                         painter.setBrush(brush)

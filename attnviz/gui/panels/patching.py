@@ -167,12 +167,14 @@ class PatchingPanel(QtWidgets.QWidget):
         self.clean_map, self.corrupt_map, self.difference_map = Heatmap(), Heatmap(), Heatmap()
         for heatmap in (self.clean_map, self.corrupt_map, self.difference_map):
             heatmap.title_lines = 2
-            heatmap.setMinimumSize(60, 60)
+            # (three side by side within the Head atlas dock's own minimum width: a wider tab would widen every
+            # left dock and take the Attention dock's room; the dock is widened to read them)
+            heatmap.setMinimumSize(42, 60)
         self.clean_map.set_hint(tr("Click a head"))
         self.chosen: tuple[AttentionKind, int, int] | None = None  # the head whose maps are shown
         self.cells: list[list[tuple[AttentionKind, int, int]]] = []  # (kind, layer, head) of each cell, by row
 
-        pairs = WrapRow((QtWidgets.QLabel(tr("Pairs")), self.pairs_box, self.count_box), max_lines=2, stretch=1)
+        pairs = WrapRow((QtWidgets.QLabel(tr("Pairs")), self.pairs_box, self.count_box), max_lines=3, stretch=1)
         buttons = WrapRow((self.run_button, self.cancel_button, self.progress), max_lines=2, stretch=2)
         colour = WrapRow((QtWidgets.QLabel(tr("Colour by")), self.measure_box), max_lines=2, stretch=1)
         self.patched_row = WrapRow((self.banner, self.unpatch_button), max_lines=2, stretch=0)
