@@ -49,7 +49,8 @@ def add_parser(subparsers: Any) -> None:
                                             "rollout, flow, norms, gradients and occlusion, and measure their "
                                             "agreement"))
     cmd.add_argument("--checkpoint", required=True, help=tr("an attnviz translation checkpoint (.safetensors), a "
-                                                            "Hugging Face decoder-only folder (GPT-2, Llama, Qwen2), "
+                                                            "Hugging Face decoder-only folder (GPT-2, Llama, Qwen, "
+                                                            "Gemma, Mistral …), "
                                                             "or an image model with a folder of images as --data"))
     cmd.add_argument("--data", required=True, type=Path,
                      help=tr("English sentences, one a line, or a TSV of english<TAB>french pairs; for an image "

@@ -366,7 +366,7 @@
         <translation>--heldout 从 TSV 文件中挑选句子；--data {data} 是一个图像文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="271"/>
+        <location filename="../../attnviz/commands/explain.py" line="272"/>
         <source>--ig-steps must be from 1 to {most}, got {steps}</source>
         <translation>--ig-steps 必须在 1 到 {most} 之间，实际为 {steps}</translation>
     </message>
@@ -401,7 +401,7 @@
         <translation>--learned 必须大于 0 且不超过 100（%）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="269"/>
+        <location filename="../../attnviz/commands/explain.py" line="270"/>
         <location filename="../../attnviz/commands/heads.py" line="98"/>
         <location filename="../../attnviz/commands/patch.py" line="101"/>
         <source>--limit must be at least 1, got {limit}</source>
@@ -428,7 +428,7 @@
         <translation>--measures：{names} 不是可计算的量（请从 {choices} 中选择，以逗号分隔）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="255"/>
+        <location filename="../../attnviz/commands/explain.py" line="256"/>
         <source>--methods: unknown {names}; choose from {methods}</source>
         <translation>--methods：未知的方法 {names}；可选 {methods}</translation>
     </message>
@@ -583,8 +583,8 @@
     </message>
     <message>
         <location filename="../../attnviz/core/patching/tasks.py" line="127"/>
-        <source>--task ioi is for a Hugging Face decoder-only folder (GPT-2, Llama, Qwen2) that reads English</source>
-        <translation>--task ioi 用于读英语的 Hugging Face 仅解码器文件夹（GPT-2、Llama、Qwen2）</translation>
+        <source>--task ioi is for a Hugging Face decoder-only folder (GPT-2, Llama, Qwen, Gemma, Mistral …) that reads English</source>
+        <translation>--task ioi 用于读英语的 Hugging Face 仅解码器文件夹（GPT-2、Llama、Qwen、Gemma、Mistral 等）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/heads/alignment.py" line="83"/>
@@ -810,12 +810,12 @@
         <translation>文档文件…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="498"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="500"/>
         <source>A file of pairs</source>
         <translation>最小对文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="296"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="298"/>
         <source>A file of pairs…</source>
         <translation>最小对文件…</translation>
     </message>
@@ -1047,7 +1047,7 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/export.py" line="472"/>
-        <location filename="../../attnviz/figures/attention.py" line="236"/>
+        <location filename="../../attnviz/figures/attention.py" line="243"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
@@ -1073,8 +1073,8 @@
     </message>
     <message>
         <location filename="../../attnviz/commands/explain.py" line="51"/>
-        <source>an attnviz translation checkpoint (.safetensors), a Hugging Face decoder-only folder (GPT-2, Llama, Qwen2), or an image model with a folder of images as --data</source>
-        <translation>attnviz 的翻译模型检查点（.safetensors）、Hugging Face 仅解码器模型文件夹（GPT-2、Llama、Qwen2），或一个图像模型（此时 --data 为图像文件夹）</translation>
+        <source>an attnviz translation checkpoint (.safetensors), a Hugging Face decoder-only folder (GPT-2, Llama, Qwen, Gemma, Mistral …), or an image model with a folder of images as --data</source>
+        <translation>attnviz 的翻译模型检查点（.safetensors）、Hugging Face 仅解码器模型文件夹（GPT-2、Llama、Qwen、Gemma、Mistral 等），或一个图像模型（此时 --data 为图像文件夹）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/encoder_only.py" line="141"/>
@@ -1346,7 +1346,7 @@
         <translation>attnviz 检查点 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="337"/>
+        <location filename="../../attnviz/commands/explain.py" line="338"/>
         <source>attnviz explain: {world} processes, {sentences:,} sentences</source>
         <translation>attnviz explain：{world} 个进程，{sentences:,} 个句子</translation>
     </message>
@@ -1557,7 +1557,7 @@ Install them with:  sudo apt-get install {packages}
     <message>
         <location filename="../../attnviz/app.py" line="45"/>
         <location filename="../../attnviz/commands/classify.py" line="27"/>
-        <location filename="../../attnviz/commands/explain.py" line="76"/>
+        <location filename="../../attnviz/commands/explain.py" line="77"/>
         <source>auto, cpu, cuda, cuda:N or mps</source>
         <translation>auto、cpu、cuda、cuda:N 或 mps</translation>
     </message>
@@ -1927,7 +1927,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>请选择用于训练的 源&lt;TAB&gt;目标 句对 TSV 文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="171"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="173"/>
         <source>Click a head</source>
         <translation>单击一个头</translation>
     </message>
@@ -1964,7 +1964,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="138"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="177"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="179"/>
         <source>Colour by</source>
         <translation>着色依据</translation>
     </message>
@@ -2105,7 +2105,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/book_dialog.py" line="83"/>
-        <location filename="../../attnviz/gui/head_grid.py" line="407"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="408"/>
         <location filename="../../attnviz/gui/heatmap.py" line="152"/>
         <source>Copy picture</source>
         <translation>复制图片</translation>
@@ -2469,7 +2469,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在绘制书中图表…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="374"/>
+        <location filename="../../attnviz/commands/explain.py" line="375"/>
         <location filename="../../attnviz/commands/explain_images.py" line="110"/>
         <location filename="../../attnviz/commands/heads.py" line="260"/>
         <source>drawing the figures</source>
@@ -2586,7 +2586,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在编码…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="55"/>
+        <location filename="../../attnviz/commands/explain.py" line="56"/>
         <source>English sentences, one a line, or a TSV of english&lt;TAB&gt;french pairs; for an image model, a folder of images</source>
         <translation>英语句子（每行一句），或英语&lt;TAB&gt;法语 句对的 TSV 文件；对图像模型则为一个图像文件夹</translation>
     </message>
@@ -2760,7 +2760,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用注意力、注意力展开、注意力流、范数、梯度和遮挡解释语料中贪心解码出的每个词元，并度量它们的一致程度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="58"/>
+        <location filename="../../attnviz/commands/explain.py" line="59"/>
         <source>explain the first N sentences (or images, by name) only (default all)</source>
         <translation>只解释前 N 个句子（或按文件名排序的前 N 张图像）（默认全部）</translation>
     </message>
@@ -2770,12 +2770,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>已解释 {count} 张图像的预测类别；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="376"/>
+        <location filename="../../attnviz/commands/explain.py" line="377"/>
         <source>explained {tokens} tokens of {count} sentences; wrote {files} files to {out}</source>
         <translation>已解释 {count} 个句子中的 {tokens} 个词元；已向 {out} 写入 {files} 个文件</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="348"/>
+        <location filename="../../attnviz/commands/explain.py" line="349"/>
         <location filename="../../attnviz/commands/explain_images.py" line="93"/>
         <source>explaining</source>
         <translation>正在解释</translation>
@@ -2822,7 +2822,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>导出全部注意力图</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="406"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="407"/>
         <source>Export all heads as one picture or table…</source>
         <translation>将所有头导出为一张图片或表格…</translation>
     </message>
@@ -2917,7 +2917,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>attnviz 自带的 Fashion-MNIST 测试图像（ViT 从未用它们训练）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="73"/>
+        <location filename="../../attnviz/commands/explain.py" line="74"/>
         <source>figure formats, comma-separated: png, svg, pdf, csv (default png,svg,pdf)</source>
         <translation>图的格式，以逗号分隔：png、svg、pdf、csv（默认 png,svg,pdf）</translation>
     </message>
@@ -2965,7 +2965,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="57"/>
+        <location filename="../../attnviz/commands/explain.py" line="58"/>
         <location filename="../../attnviz/commands/export.py" line="62"/>
         <location filename="../../attnviz/commands/figures.py" line="26"/>
         <source>folder to write into (created if missing)</source>
@@ -3123,7 +3123,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>头图谱</translation>
     </message>
     <message>
-        <location filename="../../attnviz/figures/attention.py" line="239"/>
+        <location filename="../../attnviz/figures/attention.py" line="246"/>
         <location filename="../../attnviz/figures/image.py" line="124"/>
         <location filename="../../attnviz/gui/panels/image.py" line="378"/>
         <source>head {head}</source>
@@ -3245,8 +3245,8 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/models/kinds.py" line="289"/>
-        <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen2)</source>
-        <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen2）</translation>
+        <source>Hugging Face decoder-only model (GPT-2, Llama, Qwen, Gemma, Mistral …)</source>
+        <translation>Hugging Face 仅解码器模型（GPT-2、Llama、Qwen、Gemma、Mistral 等）</translation>
     </message>
     <message>
         <location filename="../../attnviz/core/models/kinds.py" line="302"/>
@@ -3360,7 +3360,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>积分梯度</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="61"/>
+        <location filename="../../attnviz/commands/explain.py" line="62"/>
         <source>integrated gradients' steps, 1 to {most} (default {steps})</source>
         <translation>积分梯度的步数，1 到 {most}（默认 {steps}）</translation>
     </message>
@@ -3555,7 +3555,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="425"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="413"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="415"/>
         <source>kind and layer</source>
         <translation>注意力种类与层</translation>
     </message>
@@ -3593,7 +3593,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/core/layout.py" line="691"/>
-        <location filename="../../attnviz/figures/attention.py" line="238"/>
+        <location filename="../../attnviz/figures/attention.py" line="245"/>
         <location filename="../../attnviz/figures/image.py" line="260"/>
         <source>layer {layer}</source>
         <translation>第 {layer} 层</translation>
@@ -3842,7 +3842,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>已加载 {label}：{kind}，{count:,} 个参数{extra}</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="317"/>
+        <location filename="../../attnviz/commands/explain.py" line="318"/>
         <location filename="../../attnviz/commands/explain_images.py" line="83"/>
         <location filename="../../attnviz/commands/heads.py" line="194"/>
         <source>loading {checkpoint}</source>
@@ -4325,7 +4325,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>没有要写入的翻页动画文件：请给出 PDF 或 GIF 路径</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="337"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="339"/>
         <source>No head patched: Ctrl+click a head to patch it into the decoding on show</source>
         <translation>没有修补的头：Ctrl+单击一个头，把它修补进当前显示的解码</translation>
     </message>
@@ -4671,7 +4671,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>一个含 [MASK]（或分词器自己的掩蔽词元）的句子；不给则读标准输入</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="194"/>
+        <location filename="../../attnviz/commands/explain.py" line="195"/>
         <source>one sentence's explanation runs {device} out of memory even one variant at a time: give shorter sentences or another --device</source>
         <translation>即使每次只算一个变体，解释一个句子也会使 {device} 内存不足：请给出更短的句子或换一个 --device</translation>
     </message>
@@ -4807,7 +4807,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{device} 内存不足：此后每批最多 {rows} 个句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="201"/>
+        <location filename="../../attnviz/commands/explain.py" line="202"/>
         <location filename="../../attnviz/core/hf/documents.py" line="221"/>
         <source>out of memory on {device}: batches of {tokens:,} tokens from now on</source>
         <translation>{device} 内存不足：此后每批 {tokens:,} 个词元</translation>
@@ -4858,7 +4858,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>无法开始写入 PDF 的第 {page} 页</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="179"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="181"/>
         <source>Pair</source>
         <translation>最小对</translation>
     </message>
@@ -4868,12 +4868,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>维度对 i</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="175"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="177"/>
         <source>Pairs</source>
         <translation>最小对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="499"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="501"/>
         <source>Pairs (*.tsv *.txt);;All files (*)</source>
         <translation>最小对 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
@@ -4990,7 +4990,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>不再修补这个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="334"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="336"/>
         <source>Patched: {heads} — “{corrupt}” is decoded with their outputs from “{clean}”</source>
         <translation>已修补：{heads}——解码“{corrupt}”时，这些头的输出取自“{clean}”</translation>
     </message>
@@ -5001,7 +5001,7 @@ Install them with:  sudo apt-get install {packages}
     </message>
     <message>
         <location filename="../../attnviz/gui/panels/heads.py" line="189"/>
-        <location filename="../../attnviz/gui/panels/patching.py" line="393"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="395"/>
         <source>Patching</source>
         <translation>修补</translation>
     </message>
@@ -5032,7 +5032,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>修补要读取每个头的注意力权重和值：这个模型的注意力不提供它们</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="320"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="322"/>
         <source>Patching reads minimal pairs of sentences through each head's output: this model's heads cannot be patched</source>
         <translation>修补通过每个头的输出读取句子的最小对：这个模型的头无法修补</translation>
     </message>
@@ -5134,7 +5134,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>PNG 缩放</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="75"/>
+        <location filename="../../attnviz/commands/explain.py" line="76"/>
         <location filename="../../attnviz/commands/figures.py" line="35"/>
         <location filename="../../attnviz/commands/heads.py" line="75"/>
         <source>PNG scale factor (default 2)</source>
@@ -5563,7 +5563,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>正在读取这一对的注意力图…</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="314"/>
+        <location filename="../../attnviz/commands/explain.py" line="315"/>
         <location filename="../../attnviz/commands/heads.py" line="173"/>
         <source>reading the sentences</source>
         <translation>正在读取句子</translation>
@@ -5634,7 +5634,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>替换 --out 处的 attnviz 检查点（默认：拒绝）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="78"/>
+        <location filename="../../attnviz/commands/explain.py" line="79"/>
         <location filename="../../attnviz/commands/export.py" line="70"/>
         <location filename="../../attnviz/commands/figures.py" line="37"/>
         <source>replace files of the same names in --out</source>
@@ -6010,7 +6010,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>启动时解码的句子</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="347"/>
+        <location filename="../../attnviz/commands/explain.py" line="348"/>
         <source>sentences</source>
         <translation>句</translation>
     </message>
@@ -6577,12 +6577,12 @@ Install them with:  sudo apt-get install {packages}
         <translation>重新打开所有头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="402"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="403"/>
         <source>Switch head {layer}.{head} off</source>
         <translation>关闭第 {layer} 层第 {head} 个头</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/head_grid.py" line="402"/>
+        <location filename="../../attnviz/gui/head_grid.py" line="403"/>
         <source>Switch head {layer}.{head} on again</source>
         <translation>重新打开第 {layer} 层第 {head} 个头</translation>
     </message>
@@ -7099,7 +7099,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>τ 的中位数</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="68"/>
+        <location filename="../../attnviz/commands/explain.py" line="69"/>
         <source>the methods to compute, comma-separated, from {methods} (default all)</source>
         <translation>要计算的方法，以逗号分隔，可选 {methods}（默认全部）</translation>
     </message>
@@ -7859,7 +7859,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="64"/>
+        <location filename="../../attnviz/commands/explain.py" line="65"/>
         <source>tokens per forward pass of the gradient and occlusion methods (their variants in batches; default {tokens}), halved when the device runs out of memory; the numbers do not depend on it</source>
         <translation>梯度方法和遮挡方法每次前向传播的词元数（各变体分批计算；默认 {tokens}），设备内存不足时减半；结果与此无关</translation>
     </message>
@@ -8221,7 +8221,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>用法：</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="71"/>
+        <location filename="../../attnviz/commands/explain.py" line="72"/>
         <source>use only the validation split that training held out of --data (a TSV; rebuilt from the options stored in the checkpoint)</source>
         <translation>只用训练时从 --data 留出的验证集（TSV 文件；按检查点中保存的选项重建）</translation>
     </message>
@@ -8646,7 +8646,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint} 是图像模型：请用 --image 给出要读取的图像</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="321"/>
+        <location filename="../../attnviz/commands/explain.py" line="322"/>
         <source>{checkpoint} reads images: give a folder of images as --data</source>
         <translation>{checkpoint} 读取图像：请用 --data 给出一个图像文件夹</translation>
     </message>
@@ -8672,13 +8672,13 @@ Install them with:  sudo apt-get install {packages}
         <translation>{checkpoint}：{kind} 模型不会填补掩蔽（请打开仅编码器模型：BERT、DistilBERT、RoBERTa、ModernBERT 或 attnviz 自带的）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="324"/>
+        <location filename="../../attnviz/commands/explain.py" line="325"/>
         <source>{checkpoint}: explanations cover attnviz's own models (Transformer, decoder-only, RNN, the small BERT) and Hugging Face decoder-only folders, not a {kind} model</source>
         <translation>{checkpoint}：解释只适用于 attnviz 自己的模型（Transformer、仅解码器、RNN、小型 BERT）和 Hugging Face 仅解码器模型文件夹，不适用于 {kind} 模型</translation>
     </message>
     <message>
         <location filename="../../attnviz/commands/eval.py" line="48"/>
-        <location filename="../../attnviz/commands/explain.py" line="97"/>
+        <location filename="../../attnviz/commands/explain.py" line="98"/>
         <source>{checkpoint}: no training options stored; --heldout needs them</source>
         <translation>{checkpoint}：未保存训练选项；--heldout 需要它们</translation>
     </message>
@@ -8693,7 +8693,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{clean!r} 读作 {count} 个词元，{corrupt!r} 读作 {other} 个：头是逐个位置修补的，所以两侧必须读作相同数量的词元</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="306"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="308"/>
         <source>{clean} → {corrupt} ({answer}/{alternative})</source>
         <translation>{clean} → {corrupt}（{answer}/{alternative}）</translation>
     </message>
@@ -8847,17 +8847,17 @@ Install them with:  sudo apt-get install {packages}
         <translation>{heading} — {caption}（文件 {key}）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="433"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="435"/>
         <source>{head} · clean</source>
         <translation>{head} · 干净</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="437"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="439"/>
         <source>{head} · clean − corrupt</source>
         <translation>{head} · 干净 − 损坏</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="435"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="437"/>
         <source>{head} · corrupt</source>
         <translation>{head} · 损坏</translation>
     </message>
@@ -8950,7 +8950,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{kind}位置编码：{positions} 个位置 × {width} 维</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="453"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="455"/>
         <source>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}] over {count:,} pairs</source>
         <translation>{kind} {layer}.{head} · {measure} {mean:.2f} [{low:.2f}, {high:.2f}]，基于 {count:,} 个最小对</translation>
     </message>
@@ -9139,7 +9139,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{model}：{measure}，{count:,} 对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/gui/panels/patching.py" line="407"/>
+        <location filename="../../attnviz/gui/panels/patching.py" line="409"/>
         <source>{model}: {measure}, {source}, {count:,} pairs</source>
         <translation>{model}：{measure}，{source}，{count:,} 个最小对</translation>
     </message>
@@ -10033,7 +10033,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：没有句对</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="119"/>
+        <location filename="../../attnviz/commands/explain.py" line="120"/>
         <source>{path}: no sentences to explain</source>
         <translation>{path}：没有可解释的句子</translation>
     </message>
@@ -10090,7 +10090,7 @@ Install them with:  sudo apt-get install {packages}
         <translation>{path}：不是 attnviz 能读取的图像（PNG、JPEG、WebP、BMP 或 GIF）</translation>
     </message>
     <message>
-        <location filename="../../attnviz/commands/explain.py" line="364"/>
+        <location filename="../../attnviz/commands/explain.py" line="365"/>
         <source>{path}: nothing was decoded to explain</source>
         <translation>{path}：没有解码出可解释的内容</translation>
     </message>

@@ -286,7 +286,7 @@ KINDS: dict[str, ModelKind] = {kind.name: kind for kind in (
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),
               hugging_face=True, trainable=False, maps_on_demand=True,
               query_chains="attnviz.core.hf.chains:hf_chains", value_norms=_HF_VALUE_NORMS),
-    ModelKind("hf-causal", "translation", N_("Hugging Face decoder-only model (GPT-2, Llama, Qwen2)"),
+    ModelKind("hf-causal", "translation", N_("Hugging Face decoder-only model (GPT-2, Llama, Qwen, Gemma, Mistral …)"),
               "attnviz.core.hf.load", "HFCausalConfig", "HFCausal",
               scoring_formula=N_("scaled dot-product scoring per head, causal: a(q, k) = (W_q q)ᵀ(W_k k) / √d_head"),
               attention=(AttentionKind.ENCODER_SELF, AttentionKind.DECODER_SELF, AttentionKind.CROSS),

@@ -124,8 +124,8 @@ def _number(loaded: Any) -> list[MinimalPair]:
 def _ioi(loaded: Any) -> list[MinimalPair]:
     tokenizer = getattr(loaded.src_vocab, "tokenizer", None)
     if tokenizer is None or not (loaded.offers(Capability.DECODER) and loaded.shared_rows):
-        raise PairsError(tr("--task ioi is for a Hugging Face decoder-only folder (GPT-2, Llama, Qwen2) that reads "
-                            "English"))
+        raise PairsError(tr("--task ioi is for a Hugging Face decoder-only folder (GPT-2, Llama, Qwen, "
+                            "Gemma, Mistral …) that reads English"))
     names = [n for n in NAMES if len(tokenizer(" " + n, add_special_tokens=False)["input_ids"]) == 1]
     pairs = []
     for template in IOI_TEMPLATES:
