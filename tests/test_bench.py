@@ -23,6 +23,7 @@ SCRIPTS = sorted(p.name for p in (ROOT / "bench").glob("*.py") if not p.name.sta
 TABLE = {
     "analysis_window.py": "| phase | seconds | longest event-loop gap, ms |",
     "app_bench.py": "resident memory, window + ",
+    "checkpoint_open.py": "| model | attnviz load_checkpoint, ms CPU | plain build + load_state_dict, ms CPU | ratio |",
     "decode_latency.py": "@50 recompute",
     "explain.py": "| rollout + flow + norm (+ raw) |",
     "export_all.py": "| Export all run | files | wall time | longest event-loop gap |",

@@ -74,12 +74,25 @@ def test_bad_metadata(good, tmp_path, metadata, message):
         load_checkpoint(bad)
 
 
+def _one_value(value: float, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """The (7, 8) source embedding of ``good``: small finite weights but one ``value``."""
+    weights = torch.rand(7, 8) - 0.5
+    weights[3, 5] = value
+    return weights.to(dtype)
+
+
 def test_missing_tensor_wrong_shape_wrong_dtype_nan(good, tmp_path):
     cases = [
         ({"tgt_embedding.weight": None}, "missing tensors tgt_embedding.weight"),
         ({"src_embedding.weight": torch.zeros(3, 8)}, r"src_embedding.weight has shape \(3, 8\), expected \(7, 8\)"),
         ({"src_embedding.weight": torch.zeros(7, 8, dtype=torch.int32)}, "has dtype torch.int32"),
         ({"src_embedding.weight": torch.full((7, 8), float("nan"))}, "holds NaN"),
+        # one bad value among finite ones, at either end of the range, in the float16 a shipped model is stored in
+        ({"src_embedding.weight": _one_value(float("nan"))}, "holds NaN or infinite values"),
+        ({"src_embedding.weight": _one_value(float("inf"))}, "holds NaN or infinite values"),
+        ({"src_embedding.weight": _one_value(float("-inf"), torch.float16)}, "holds NaN or infinite values"),
+        ({"src_embedding.weight": _one_value(-2e6)}, r"holds values beyond ±1e\+06"),
+        ({"src_embedding.weight": _one_value(2e6)}, r"holds values beyond ±1e\+06"),
         ({"extra.weight": torch.zeros(1)}, "unexpected tensors extra.weight"),
     ]
     for tensors, message in cases:

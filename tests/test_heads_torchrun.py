@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.helpers import assert_same_atlas, free_port, one_error_line, run_cli, torchrun
+from tests.helpers import assert_same_atlas, free_port, one_error_line, pairs_file, run_cli, torchrun
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP_S = 300  # a child that takes longer is called hung (the work takes seconds)
@@ -61,7 +61,8 @@ def test_a_process_that_dies_ends_the_job_without_a_hang_and_without_files(tiny_
     job = subprocess.Popen(
         [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-addr", "127.0.0.1",
          "--master-port", str(free_port()), "-m", "attnviz", "heads", "--checkpoint",
-         str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]), "--out", str(out), "--seeds", "20",
+         str(tiny_models["transformer"][0]), "--data", str(pairs_file(tiny_models, tmp_path, 300)), "--out", str(out),
+         "--seeds", "20",
          "--format", "png"], env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True)
     watchdog = threading.Timer(CAP_S, job.kill)  # (reading its stderr must not wait forever either)
     watchdog.start()

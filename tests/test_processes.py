@@ -96,10 +96,18 @@ def test_a_killed_process_ends_the_job_in_one_line_naming_it_and_nothing_is_writ
     assert not out.exists()
 
 
+def _pruned_corpus(tiny_models: dict, tmp_path: Path) -> Path:
+    """300 pairs for a job stopped or killed once its pruning curve is under way: with 20 seeds the curve takes
+    each process many seconds, and its first progress line (its first tenth) comes after about a second, where
+    the tiny models' 1,500 pairs made each process compute the whole atlas and five seconds of the curve first."""
+    return pairs_file(tiny_models, tmp_path, 300)
+
+
 def test_a_stopped_process_ends_the_job_at_the_timeout_in_one_line(tiny_models, tmp_path):
     out = tmp_path / "out"
-    job = _job("heads", "--checkpoint", str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]),
-               "--format", "csv", "--seeds", "20", "--out", str(out), ATTNVIZ_HEADS_TIMEOUT="5")
+    job = _job("heads", "--checkpoint", str(tiny_models["transformer"][0]), "--data",
+               str(_pruned_corpus(tiny_models, tmp_path)), "--format", "csv", "--seeds", "20", "--out", str(out),
+               ATTNVIZ_HEADS_TIMEOUT="5")
     stopped: list[float] = []
 
     def stop_process_1() -> None:  # once the pruning curve is under way
@@ -121,8 +129,9 @@ def test_a_stopped_process_ends_the_job_at_the_timeout_in_one_line(tiny_models, 
 
 
 def test_processes_whose_launcher_is_killed_end_themselves(tiny_models, tmp_path):
-    job = _job("heads", "--checkpoint", str(tiny_models["transformer"][0]), "--data", str(tiny_models["data"]),
-               "--format", "csv", "--seeds", "20", "--out", str(tmp_path / "out"))
+    job = _job("heads", "--checkpoint", str(tiny_models["transformer"][0]), "--data",
+               str(_pruned_corpus(tiny_models, tmp_path)), "--format", "csv", "--seeds", "20", "--out",
+               str(tmp_path / "out"))
     assert job.stderr is not None
     for line in job.stderr:
         if "pruning curve" in line:

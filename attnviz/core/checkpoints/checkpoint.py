@@ -18,10 +18,11 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import math
 import os
+import re
 import stat
 import tempfile
-import unicodedata
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -164,9 +165,12 @@ def _json(path: Path, key: str, raw: str) -> Any:
                               ) from None
 
 
+_CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode's category Cc, all of it (fixed by Unicode)
+
+
 def has_control_characters(text: str) -> bool:
     """ESC, BEL, NUL … (Unicode category Cc); French text's no-break spaces are fine."""
-    return any(unicodedata.category(character) == "Cc" for character in text)
+    return _CONTROL_CHARACTER.search(text) is not None
 
 
 def is_word(token: str) -> bool:
@@ -235,16 +239,24 @@ def _parse_vocab(path: Path, key: str, raw: str, expected_size: int) -> Vocab:
 
 class _SkipInitialisation(TorchFunctionMode):
     """Makes torch's in-place initialisers no-ops: on ``meta`` tensors they only cost time (the first
-    ``normal_`` on meta imports torch's compiler, about 1.5 s)."""
+    ``normal_`` on meta imports torch's compiler, about 1.5 s). parameters_only: only on parameters (a model whose
+    every parameter the file's tensors then overwrite: drawing random weights first took most of the time a shipped
+    model takes to open; buffers a model computes when built, such as a positional table, are computed still)."""
 
     SKIPPED = frozenset({"normal_", "uniform_", "zero_", "fill_", "trunc_normal_", "orthogonal_", "ones_",
                          "zeros_", "constant_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
                          "kaiming_normal_"})
 
+    def __init__(self, parameters_only: bool = False):
+        super().__init__()
+        self.parameters_only = parameters_only
+
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         if getattr(func, "__name__", "") in self.SKIPPED:
-            return args[0] if args else kwargs.get("tensor")
+            target = args[0] if args else kwargs.get("tensor")
+            if not self.parameters_only or isinstance(target, nn.Parameter):
+                return target
         return func(*args, **kwargs)
 
 
@@ -443,17 +455,23 @@ def _load_from(path: Path, handle: Any, device: torch.device | str, compact_weig
     for name, stored in tensors.items():
         if tuple(stored.shape) != header[name][0]:
             raise CheckpointError(tr("{path}: tensor {name} changed while it was read").format(path=path, name=name))
-        if stored.is_floating_point() and not torch.isfinite(stored).all():
+        if not stored.is_floating_point() or not stored.numel():
+            continue
+        # One pass over the tensor for both checks (torch.isfinite then abs().max() took three, and most of the
+        # time a model takes to open): a NaN makes both ends NaN, an infinity one end infinite.
+        low, high = (float(end) for end in torch.aminmax(stored))
+        if not (math.isfinite(low) and math.isfinite(high)):
             raise CheckpointError(tr("{path}: tensor {name} holds NaN or infinite values").format(path=path,
                                                                                                    name=name))
-        if stored.is_floating_point() and stored.numel() and stored.abs().max() > MAX_ABS_VALUE:
+        if max(-low, high) > MAX_ABS_VALUE:
             raise CheckpointError(tr("{path}: tensor {name} holds values beyond ±{most:g}, "
                                      "which no attnviz model has").format(path=path, name=name, most=MAX_ABS_VALUE))
-    model = build_model(config)
+    with _SkipInitialisation(parameters_only=True):  # (every parameter is in the state dict, copied over below)
+        model = build_model(config)
     with torch.no_grad():
         state = model.state_dict()
         for name in _stored_tensors(model):
-            state[name].copy_(tensors[name].to(state[name].dtype))
+            state[name].copy_(tensors[name])  # (converting a float16 file's tensors as it copies)
     if compact_weights and kind.reads_text:
         compact(model, {name for name, tensor in tensors.items() if tensor.dtype == torch.float16})
     del tensors, state  # (before the model moves: a copy on the GPU need not sit beside these)
