@@ -50,7 +50,7 @@ class PositionalPanel(QtWidgets.QWidget):
         self.sentence_length = 0
         self.table_view = Heatmap()
         self.similarity_view = Heatmap()
-        self.curves = pg.PlotWidget(background="w")
+        self.curves = pg.PlotWidget(background="w", enableMenu=False)
         legend_below(self.curves.getPlotItem(), columns=2)
         self.curves.setLabel("bottom", tr("position"))
         self.dims_edit = QtWidgets.QLineEdit(DEFAULT_DIMS)
@@ -80,11 +80,13 @@ class PositionalPanel(QtWidgets.QWidget):
 
         self.patches_view = FigureCanvas()
         self.patches_view.setCursor(QtCore.Qt.CursorShape.ArrowCursor)
-        self.rope_frequencies = pg.PlotWidget(background="w", title=tr("θ_i: the angle pair i turns per position"))
+        self.rope_frequencies = pg.PlotWidget(background="w", enableMenu=False,
+                                              title=tr("θ_i: the angle pair i turns per position"))
         self.rope_frequencies.setLabel("bottom", tr("pair i"))
         self.rope_frequencies.setLabel("left", tr("θ_i (radians)"))
         self.rope_frequencies.setLogMode(y=True)
-        self.rope_decay = pg.PlotWidget(background="w", title=tr("q·k of two all-ones vectors m apart (1 at m = 0)"))
+        self.rope_decay = pg.PlotWidget(background="w", enableMenu=False,
+                                      title=tr("q·k of two all-ones vectors m apart (1 at m = 0)"))
         self.rope_decay.setLabel("bottom", tr("distance m (positions)"))
         rope_page = QtWidgets.QWidget()
         rope_layout = QtWidgets.QVBoxLayout(rope_page)
