@@ -11,8 +11,6 @@ recorded beside them; each layer names what it does. The README's model-type tab
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from types import SimpleNamespace
 
 import numpy as np
@@ -24,6 +22,7 @@ transformers = pytest.importorskip("transformers")
 from attnviz.core.decoding.beam_search import BeamSearch  # noqa: E402
 from attnviz.core.hf.folder import ARCHITECTURES  # noqa: E402
 from attnviz.core.hf.variants import layer_variants  # noqa: E402
+from tests.helpers import run_cli  # noqa: E402
 from tests.hf_modern_folders import DECODER_ONLY, WINDOW, make_modern_folder, modern_model  # noqa: E402
 
 PAD, EOS, STEPS = 0, 2, 6
@@ -208,19 +207,17 @@ def test_modernbert_maps_equal_eager_and_its_local_layers_are_bidirectional_band
 
 
 @pytest.mark.parametrize("family", ["gemma3_text", "gpt_oss"])
-def test_a_folder_of_each_type_opens_and_decodes_from_the_command_line(family, tmp_path):
+def test_a_folder_of_each_type_opens_and_decodes_from_the_command_line(family, tmp_path, capsys):
     folder = make_modern_folder(family, tmp_path / family)
-    done = subprocess.run([sys.executable, "-m", "attnviz", "translate", "--checkpoint", str(folder), "--text",
-                           "the house is big"], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip()
+    code, out, err = run_cli(capsys, "translate", "--checkpoint", str(folder), "--text", "the house is big")
+    assert code == 0, err
+    assert out.strip()
 
 
-def test_modernbert_fills_a_mask_from_the_command_line(tmp_path):
+def test_modernbert_fills_a_mask_from_the_command_line(tmp_path, capsys):
     folder = make_modern_folder("modernbert", tmp_path / "modernbert")
-    done = subprocess.run([sys.executable, "-m", "attnviz", "fill-mask", "--checkpoint", str(folder), "--text",
-                           "the [MASK] is big ."], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    code, out, err = run_cli(capsys, "fill-mask", "--checkpoint", str(folder), "--text", "the [MASK] is big .")
+    assert code == 0, err
     tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
     model = transformers.ModernBertForMaskedLM.from_pretrained(folder, attn_implementation="eager").eval()
     inputs = tokenizer("the [MASK] is big .", return_tensors="pt")
@@ -229,7 +226,7 @@ def test_modernbert_fills_a_mask_from_the_command_line(tmp_path):
     logits[tokenizer.all_special_ids] = float("-inf")  # (a mask is never filled with a special token)
     best = tokenizer.convert_ids_to_tokens(int(logits.argmax()))
     shown = "·" + best[2:] if best.startswith("##") else best  # (a continuation piece, as attnviz shows it)
-    assert done.stdout.strip().split("\t")[0] == shown  # the library's own best word fills the mask
+    assert out.strip().split("\t")[0] == shown  # the library's own best word fills the mask
 
 
 def test_a_gemma3_image_text_folder_is_refused_in_one_sentence_naming_what_opens(tmp_path):
