@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -317,7 +318,7 @@ class Docks:
             dock.setObjectName(f"dock_{entry.name}")
             self.docks[entry.name] = dock
             if not entry.reflows and _hints_key(entry.name) in _new_panel_hints:  # (else: built now, and measured)
-                placeholder = Placeholder(lambda name=entry.name: self._new_panel_hints(name))
+                placeholder = Placeholder(partial(self._new_panel_hints, entry.name))
                 dock.setWidget(_scrolling(placeholder) if entry.scrolls else placeholder)
             else:
                 self._build(entry.name)
