@@ -203,16 +203,13 @@ def _hints_key(name: str) -> tuple[str, str, str]:
 
 class Placeholder(QtWidgets.QWidget):
     """An empty widget in a dock whose panel is not built yet, laid out as a new panel of its row would be: the
-    sizes it gives the layout are those ``measure()`` returns for the application font of the moment (a larger
-    text size: a larger least size, as the panel's would be)."""
+    sizes it gives the layout are those ``measure()`` returns for the application font of the moment, asked when
+    the layout asks (a larger text size: a larger least size, as the panel's would be)."""
 
     def __init__(self, measure: Callable[[], SizeHints]):
         super().__init__()
         self._measure = measure
-        self._follow()
-
-    def _follow(self) -> None:
-        hints = self._measure()
+        hints = measure()
         self.setSizePolicy(hints.policy)
         self.setMinimumSize(hints.least)
         self.setMaximumSize(hints.most)
@@ -226,7 +223,6 @@ class Placeholder(QtWidgets.QWidget):
     def changeEvent(self, event: QtCore.QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QtCore.QEvent.Type.FontChange:  # (text size: the panel would ask for other sizes)
-            self._follow()
             self.updateGeometry()
 
 
