@@ -50,6 +50,7 @@ TABLE = {
     "train_tasks.py": "| trained in the Train dock (redrawn every snapshot) |",
     "job_hangs.py": "| case | how it ended |",
     "translate_throughput.py": "| competing busy processes | lines | seconds | lines/s |",
+    "window_start.py": "| window | panels built | construction, CPU s |",
 }
 
 

@@ -5,17 +5,25 @@ and a row here: the row names its figure (what its exports write) and whether it
 Export and Copy act on), and :meth:`Docks.connect_exports` wires every panel's export requests alike.
 Panels that do not apply to the loaded model are hidden, and come back for a model they apply to; panels
 hidden behind another tab are not redrawn and catch up when they are raised.
+
+A panel is built when it is first needed: when its dock comes on screen, or when code asks for it
+(``Docks.panels[name]``, :meth:`Docks.figure`, :meth:`Docks.ensure_current`). Until then its dock holds a
+:class:`Placeholder` that asks the layout for the sizes a new panel of its kind asks for (a tab behind
+another takes part in its dock area's least size), so the window is laid out as if every panel were built;
+:meth:`Docks.when_built` hands each panel, once built, to whoever wires it (exports, links, fonts, menus).
 Importing this module loads pyqtgraph, so the window builds the docks after its first paint.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from attnviz import i18n
 from attnviz.core.attention.kind import AttentionKind
 from attnviz.core.layout import Capability
 from attnviz.figures.spec import AnyFigure, NamedFigure, figure_stem_of
@@ -113,11 +121,15 @@ class PanelEntry:
     main: bool = False
     at_start: bool = True
     scrolls: bool = False  # a tall panel: it scrolls in a short dock rather than make the window taller
+    # Its least size depends on the width it was last laid out at (rows that wrap, a title wrapped above a grid):
+    # built with the window, not when first needed, since a tab behind another takes part in its dock area's
+    # least size, which a placeholder could not follow.
+    reflows: bool = False
 
 
 PANELS: tuple[PanelEntry, ...] = (
     PanelEntry("image", N_("Image"), ImagePanel, Area.LeftDockWidgetArea, needs_or_own(None, "image"),
-               tab_with="masks", figure=ImagePanel.figure, main=True, at_start=False),
+               tab_with="masks", figure=ImagePanel.figure, main=True, at_start=False, reflows=True),
     PanelEntry("attention", N_("Attention"), AttentionPanel, Area.RightDockWidgetArea, needs(Capability.MAPS),
                figure=AttentionPanel.figure, main=True),
     PanelEntry("kernel", N_("Kernel regression"), KernelPanel, Area.RightDockWidgetArea, needs(Capability.KERNEL),
@@ -133,15 +145,15 @@ PANELS: tuple[PanelEntry, ...] = (
                needs_or_own(Capability.SENTENCE, "computation"), tab_with="batch"),
     PanelEntry("heads", N_("Head atlas"), HeadsPanel, Area.LeftDockWidgetArea,
                needs_or_own(Capability.DECODER, "heads"),
-               tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas")),
+               tab_with="computation", figure=named(HeadsPanel.figure, "head-atlas"), reflows=True),
     PanelEntry("rollout", N_("Rollout"), RolloutPanel, Area.RightDockWidgetArea,
                lambda info: AttentionKind.ENCODER_SELF in info.attention, tab_with="kernel"),
     PanelEntry("explain", N_("Explain"), ExplainPanel, Area.RightDockWidgetArea,
                needs_or_own(Capability.STEPS, "explain"),
-               tab_with="rollout", figure=named(ExplainPanel.figure, "explain")),
+               tab_with="rollout", figure=named(ExplainPanel.figure, "explain"), reflows=True),
     PanelEntry("compare", N_("Compare"), ComparePanel, Area.RightDockWidgetArea,
                needs_or_own(Capability.STEPS, "compare"),
-               tab_with="rollout", figure=named(ComparePanel.figure, "compare")),
+               tab_with="rollout", figure=named(ComparePanel.figure, "compare"), reflows=True),
     PanelEntry("beams", N_("Beams"), BeamsPanel, Area.RightDockWidgetArea, needs(Capability.DECODER),
                tab_with="compare", figure=named(BeamsPanel.figure, "beam-tree")),
     PanelEntry("train", N_("Train"), TrainPanel, Area.RightDockWidgetArea, lambda info: True, tab_with="beams",
@@ -160,6 +172,92 @@ def _scrolling(panel: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
     area.setWidgetResizable(True)
     area.setWidget(panel)
     return area
+
+
+@dataclass(frozen=True)
+class SizeHints:
+    """What a widget tells a layout about its size (px): its size hint, least size hint, set least and largest
+    sizes and size policy."""
+
+    hint: QtCore.QSize
+    least_hint: QtCore.QSize
+    least: QtCore.QSize
+    most: QtCore.QSize
+    policy: QtWidgets.QSizePolicy
+
+    @classmethod
+    def of(cls, widget: QtWidgets.QWidget) -> SizeHints:
+        return cls(widget.sizeHint(), widget.minimumSizeHint(), widget.minimumSize(), widget.maximumSize(),
+                   widget.sizePolicy())
+
+
+# A new panel's sizes, per (row name, application font, language): measured once a process (on a panel that was
+# built anyway, else on one made to be measured and dropped), asked by the placeholders of the docks not built yet.
+_new_panel_hints: dict[tuple[str, str, str], SizeHints] = {}
+_measured_panels: list[QtWidgets.QWidget] = []  # the panels made only to be measured (one a row, font and language)
+
+
+def _hints_key(name: str) -> tuple[str, str, str]:
+    return name, QtWidgets.QApplication.font().key(), i18n.language()
+
+
+class Placeholder(QtWidgets.QWidget):
+    """An empty widget in a dock whose panel is not built yet, laid out as a new panel of its row would be: the
+    sizes it gives the layout are those ``measure()`` returns for the application font of the moment, asked when
+    the layout asks (a larger text size: a larger least size, as the panel's would be)."""
+
+    def __init__(self, measure: Callable[[], SizeHints]):
+        super().__init__()
+        self._measure = measure
+        hints = measure()
+        self.setSizePolicy(hints.policy)
+        self.setMinimumSize(hints.least)
+        self.setMaximumSize(hints.most)
+
+    def sizeHint(self) -> QtCore.QSize:
+        return self._measure().hint
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return self._measure().least_hint
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:  # (text size: the panel would ask for other sizes)
+            self.updateGeometry()
+
+
+class PanelMap(Mapping[str, QtWidgets.QWidget]):
+    """The panels by row name, each built on first access (``panels[name]``); iterating yields every row's name
+    without building any, :meth:`built` says whether one is built."""
+
+    def __init__(self, names: list[str], build: Callable[[str], QtWidgets.QWidget]):
+        self._names, self._build = names, build
+        self._built: dict[str, QtWidgets.QWidget] = {}
+
+    def __getitem__(self, name: str) -> QtWidgets.QWidget:
+        panel = self._built.get(name)
+        if panel is None:
+            if name not in self._names:
+                raise KeyError(name)
+            panel = self._build(name)
+        return panel
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def built(self, name: str) -> bool:
+        """Whether panel ``name`` is built (asking does not build it)."""
+        return name in self._built
+
+    def built_items(self) -> list[tuple[str, QtWidgets.QWidget]]:
+        """(name, panel) for the panels built so far, in the rows' order."""
+        return [(name, self._built[name]) for name in self._names if name in self._built]
+
+    def _add(self, name: str, panel: QtWidgets.QWidget) -> None:
+        self._built[name] = panel
 
 
 class PanelDock(QtWidgets.QDockWidget):
@@ -199,9 +297,10 @@ class Docks:
         self.window, self.session = window, session
         self.closed = closed if closed is not None else {}
         self._closed_changed = closed_changed
-        self.panels: dict[str, QtWidgets.QWidget] = {}
-        self.docks: dict[str, QtWidgets.QDockWidget] = {}
         self.entries = {entry.name: entry for entry in PANELS}
+        self.panels = PanelMap(list(self.entries), self._build)
+        self.docks: dict[str, QtWidgets.QDockWidget] = {}
+        self._on_built: list[Callable[[str, QtWidgets.QWidget], None]] = []
         self.state = SessionState()
         self._drawn: dict[str, SessionState] = {}  # the state each panel last drew
         self._model: ModelInfo | None = None
@@ -211,17 +310,20 @@ class Docks:
         window.setTabPosition(Area.LeftDockWidgetArea, QtWidgets.QTabWidget.TabPosition.West)
         window.setTabPosition(Area.RightDockWidgetArea, QtWidgets.QTabWidget.TabPosition.East)
         for entry in self.entries.values():
-            panel = entry.factory(session)
             dock = PanelDock(tr(entry.title), window)
             dock.setObjectName(f"dock_{entry.name}")
-            dock.setWidget(_scrolling(panel) if entry.scrolls else panel)
+            self.docks[entry.name] = dock
+            if not entry.reflows and _hints_key(entry.name) in _new_panel_hints:  # (else: built now, and measured)
+                placeholder = Placeholder(partial(self._new_panel_hints, entry.name))
+                dock.setWidget(_scrolling(placeholder) if entry.scrolls else placeholder)
+            else:
+                self._build(entry.name)
             dock.hide()  # tabified while visible, Qt leaves a stale tab bar that shows once the docks hide
             window.addDockWidget(entry.area, dock)
             dock.visibilityChanged.connect(self._on_dock_visibility_changed)
             dock.closed_by_user.connect(lambda name=entry.name: self._on_user_choice(name, False))
             dock.toggleViewAction().triggered.connect(
                 lambda checked, name=entry.name: self._on_user_choice(name, checked))
-            self.panels[entry.name], self.docks[entry.name] = panel, dock
         for entry in self.entries.values():  # (once every dock exists: a row may name a dock of a later row)
             if entry.tab_with is not None:
                 window.tabifyDockWidget(self.docks[entry.tab_with], self.docks[entry.name])
@@ -308,10 +410,12 @@ class Docks:
 
     def connect_exports(self, export: Callable[[NamedFigure | None], None],
                         copy: Callable[[NamedFigure | None], None]) -> None:
-        """Wire every panel's export requests to ``export`` (asks for a file) and ``copy`` (the clipboard):
-        a heatmap's context menu (its figure, named as its panel's figure when it shows that, else after its
-        title), an all-heads grid's (its panel's figure) and a panel's own Export (:class:`ExportingPanel`)."""
-        for name, panel in self.panels.items():
+        """Wire every panel's export requests (a panel built later: once built) to ``export`` (asks for a file)
+        and ``copy`` (the clipboard): a heatmap's context menu (its figure, named as its panel's figure when it
+        shows that, else after its title), an all-heads grid's (its panel's figure) and a panel's own Export
+        (:class:`ExportingPanel`)."""
+
+        def wire(name: str, panel: QtWidgets.QWidget) -> None:
             for heatmap in panel.findChildren(Heatmap):
                 heatmap.export_requested.connect(lambda spec, name=name: export(self._heatmap_figure(name, spec)))
                 heatmap.copy_requested.connect(lambda spec: copy(NamedFigure("", spec)))
@@ -320,6 +424,58 @@ class Docks:
                 grid.copy_requested.connect(lambda name=name: copy(self.figure(name)))
             if isinstance(panel, ExportingPanel):
                 panel.export_requested.connect(lambda name=name: export(self.figure(name)))
+
+        self.when_built(wire)
+
+    def when_built(self, wire: Callable[[str, QtWidgets.QWidget], None], built_already: bool = True) -> None:
+        """Call ``wire(name, panel)`` for each panel built later, as soon as it is built (before it draws
+        anything), and (built_already) now for every panel built so far."""
+        self._on_built.append(wire)
+        if built_already:
+            for name, panel in self.panels.built_items():
+                wire(name, panel)
+
+    def build_all(self) -> None:
+        """Build every panel not built yet (before the text size changes: a panel follows a new font otherwise than
+        one built in it, and a tab behind another takes part in its dock area's least size)."""
+        for name in self.panels:
+            self.panels[name]
+
+    def _new_panel_hints(self, name: str) -> SizeHints:
+        """The sizes a new panel of row ``name`` asks of the layout in the application font and language of the
+        moment (measured on a panel made for it and dropped, the first time a process asks)."""
+        key = _hints_key(name)
+        hints = _new_panel_hints.get(key)
+        if hints is None:
+            panel = self.entries[name].factory(self.session)
+            hints = _new_panel_hints[key] = SizeHints.of(panel)
+            # Kept, never shown: a panel may have asked for a call on the next turn of the event loop (the
+            # Kernel panel's legend), which would find its parts deleted.
+            _measured_panels.append(panel)
+        return hints
+
+    def _build(self, name: str) -> QtWidgets.QWidget:
+        """Build panel ``name`` into its dock in place of its placeholder, hand it to the :meth:`when_built`
+        callbacks, and draw the state of the moment in it when its dock is on screen. Returns the panel."""
+        entry = self.entries[name]
+        panel = entry.factory(self.session)
+        _new_panel_hints.setdefault(_hints_key(name), SizeHints.of(panel))
+        dock = self.docks[name]
+        holder = dock.widget()
+        if entry.scrolls and isinstance(holder, QtWidgets.QScrollArea):
+            holder.setWidget(panel)  # (the scroll area deletes the placeholder)
+        else:
+            dock.setWidget(_scrolling(panel) if entry.scrolls else panel)
+            if dock.isVisible():  # (a widget given to a dock on show would show only on the next turn of events)
+                dock.widget().show()
+            if holder is not None:
+                holder.deleteLater()
+        self.panels._add(name, panel)
+        for wire in self._on_built:
+            wire(name, panel)
+        if self.showing(name):
+            self._render(name)
+        return panel
 
     def _heatmap_figure(self, name: str, spec: AnyFigure) -> NamedFigure:
         """A heatmap's figure in panel ``name``: the panel's figure when it shows that (same title: named as
@@ -348,10 +504,10 @@ class Docks:
         self._render(name)
 
     def _render(self, name: str) -> None:
+        panel: Panel = self.panels[name]  # type: ignore[assignment]  # (first: building it may draw it)
         old = self._drawn.get(name)
         if old is self.state:
             return
-        panel: Panel = self.panels[name]  # type: ignore[assignment]
         panel.show_state(old, self.state)
         self._drawn[name] = self.state
 

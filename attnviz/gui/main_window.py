@@ -144,7 +144,17 @@ class MainWindow(QtWidgets.QMainWindow):
 
         own_plot_menus(self)  # attnviz's menus on the plots, in the interface's language
         self.menus.pass_shortcuts_through_text_fields()  # Export, Export all and Copy exist now
+        panels.when_built(self._on_panel_built, built_already=False)  # (the same for a panel built later)
         return panels
+
+    def _on_panel_built(self, _name: str, panel: QtWidgets.QWidget) -> None:
+        """A panel built once the docks were (when first shown or asked for): its plots in the text size of the
+        moment, with attnviz's menus; its text fields pass the window's shortcuts through."""
+        from attnviz.gui.titled_plot import own_plot_menus
+
+        refresh_graphics(panel)
+        own_plot_menus(self)
+        self.menus.pass_shortcuts_through_text_fields()
 
     # -- the window's requests (the app's, the tests', the other parts') ---------------------
     def load(self, path: str | Path, fall_back: bool = False) -> None:

@@ -201,6 +201,9 @@ class Menus(QtCore.QObject):
         start; exported figures keep their size (they are for papers)."""
         scale = min(max(scale, TEXT_SCALES[0]), TEXT_SCALES[-1])
         self.settings.text_scale = scale
+        docks = getattr(self.window, "panels", None)  # (the window's Docks, once built)
+        if docks is not None:
+            docks.build_all()  # the panels not built yet follow the new size as built ones do
         apply_text_scale(scale)
         refresh_graphics(self.window, hidden_later=True)  # (the plots in hidden docks: in the next turns of the loop)
         self._show_text_scale(scale)

@@ -34,21 +34,35 @@ class PanelLinks(QtCore.QObject):
         self.window, self.docks, self.settings = window, docks, settings
         self.files, self.decoding, self.exports, self.lecture = files, decoding, exports, lecture
         docks.attention.heatmap.clicked.connect(self._on_attention_cell_clicked)
-        docks.panels["heads"].head_chosen.connect(self._on_head_chosen)  # type: ignore[attr-defined]
-        docks.panels["heads"].sentence_requested.connect(  # type: ignore[attr-defined]
-            lambda text: decoding.set_sentence(text, run=True))  # (the Patching tab's patched pair)
-        docks.panels["image"].open_requested.connect(files.ask_and_open_image)  # type: ignore[attr-defined]
-        docks.panels["image"].query_chosen.connect(self._on_image_query_chosen)  # type: ignore[attr-defined]
-        train_panel = docks.panels["train"]
-        assert isinstance(train_panel, TrainPanel)
-        self.train_panel = train_panel
-        self.train_panel.flipbook_requested.connect(self._on_train_panel_flipbook_requested)
-        self.train_panel.message.connect(self._on_train_panel_message)
-        self.train_panel.opened.connect(self._on_train_panel_opened)
+        docks.when_built(self._wire)  # (a panel is built when first shown or asked for)
+
+    def _wire(self, name: str, panel: QtWidgets.QWidget) -> None:
+        """Connect the requests of panel ``name`` (just built) to the window."""
+        if name == "heads":
+            panel.head_chosen.connect(self._on_head_chosen)  # type: ignore[attr-defined]
+            panel.sentence_requested.connect(  # type: ignore[attr-defined]
+                lambda text: self.decoding.set_sentence(text, run=True))  # (the Patching tab's patched pair)
+        elif name == "image":
+            panel.open_requested.connect(self.files.ask_and_open_image)  # type: ignore[attr-defined]
+            panel.query_chosen.connect(self._on_image_query_chosen)  # type: ignore[attr-defined]
+        elif name == "train":
+            assert isinstance(panel, TrainPanel)
+            panel.flipbook_requested.connect(self._on_train_panel_flipbook_requested)
+            panel.message.connect(self._on_train_panel_message)
+            panel.opened.connect(self._on_train_panel_opened)
+
+    @property
+    def train_panel(self) -> TrainPanel:
+        """The Train dock's panel (built when first asked for)."""
+        panel = self.docks.panels["train"]
+        assert isinstance(panel, TrainPanel)
+        return panel
 
     @property
     def training(self) -> bool:
         """The Train dock is training a model (a restart would lose the run)."""
+        if not self.docks.panels.built("train"):  # (never shown: never trained)
+            return False
         run = self.train_panel.run
         return run is not None and run.running
 
