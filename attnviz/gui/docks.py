@@ -8,7 +8,7 @@ hidden behind another tab are not redrawn and catch up when they are raised.
 
 A panel is built when it is first needed: when its dock comes on screen, or when code asks for it
 (``Docks.panels[name]``, :meth:`Docks.figure`, :meth:`Docks.ensure_current`). Until then its dock holds a
-:class:`Placeholder` that asks the layout for the sizes a new panel of its kind asks for (a tab behind
+:class:`UnbuiltPanel` that asks the layout for the sizes a new panel of its kind asks for (a tab behind
 another takes part in its dock area's least size), so the window is laid out as if every panel were built;
 :meth:`Docks.when_built` hands each panel, once built, to whoever wires it (exports, links, fonts, menus).
 Importing this module loads pyqtgraph, so the window builds the docks after its first paint.
@@ -123,7 +123,7 @@ class PanelEntry:
     scrolls: bool = False  # a tall panel: it scrolls in a short dock rather than make the window taller
     # Its least size depends on the width it was last laid out at (rows that wrap, a title wrapped above a grid):
     # built with the window, not when first needed, since a tab behind another takes part in its dock area's
-    # least size, which a placeholder could not follow.
+    # least size, which an UnbuiltPanel could not follow.
     reflows: bool = False
 
 
@@ -192,7 +192,7 @@ class SizeHints:
 
 
 # A new panel's sizes, per (row name, application font, language): measured once a process (on a panel that was
-# built anyway, else on one made to be measured and dropped), asked by the placeholders of the docks not built yet.
+# built anyway, else on one made to be measured and dropped), asked by the UnbuiltPanels of the docks not built yet.
 _new_panel_hints: dict[tuple[str, str, str], SizeHints] = {}
 _measured_panels: list[QtWidgets.QWidget] = []  # the panels made only to be measured (one a row, font and language)
 
@@ -201,7 +201,7 @@ def _hints_key(name: str) -> tuple[str, str, str]:
     return name, QtWidgets.QApplication.font().key(), i18n.language()
 
 
-class Placeholder(QtWidgets.QWidget):
+class UnbuiltPanel(QtWidgets.QWidget):
     """An empty widget in a dock whose panel is not built yet, laid out as a new panel of its row would be: the
     sizes it gives the layout are those ``measure()`` returns for the application font of the moment, asked when
     the layout asks (a larger text size: a larger least size, as the panel's would be)."""
@@ -314,8 +314,8 @@ class Docks:
             dock.setObjectName(f"dock_{entry.name}")
             self.docks[entry.name] = dock
             if not entry.reflows and _hints_key(entry.name) in _new_panel_hints:  # (else: built now, and measured)
-                placeholder = Placeholder(partial(self._new_panel_hints, entry.name))
-                dock.setWidget(_scrolling(placeholder) if entry.scrolls else placeholder)
+                unbuilt = UnbuiltPanel(partial(self._new_panel_hints, entry.name))
+                dock.setWidget(_scrolling(unbuilt) if entry.scrolls else unbuilt)
             else:
                 self._build(entry.name)
             dock.hide()  # tabified while visible, Qt leaves a stale tab bar that shows once the docks hide
@@ -455,7 +455,7 @@ class Docks:
         return hints
 
     def _build(self, name: str) -> QtWidgets.QWidget:
-        """Build panel ``name`` into its dock in place of its placeholder, hand it to the :meth:`when_built`
+        """Build panel ``name`` into its dock in place of its :class:`UnbuiltPanel`, hand it to the :meth:`when_built`
         callbacks, and draw the state of the moment in it when its dock is on screen. Returns the panel."""
         entry = self.entries[name]
         panel = entry.factory(self.session)
@@ -463,7 +463,7 @@ class Docks:
         dock = self.docks[name]
         holder = dock.widget()
         if entry.scrolls and isinstance(holder, QtWidgets.QScrollArea):
-            holder.setWidget(panel)  # (the scroll area deletes the placeholder)
+            holder.setWidget(panel)  # (the scroll area deletes the UnbuiltPanel)
         else:
             dock.setWidget(_scrolling(panel) if entry.scrolls else panel)
             if dock.isVisible():  # (a widget given to a dock on show would show only on the next turn of events)
